@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The walkthrough, run as root in the guest on a tmpfs. It prints each command
+# and its output, and checks what a person should see; any mismatch exits 1.
+# On a stock kernel it shows the problem; with /proc/sys/fs/xattr_user_ns it
+# shows namespaced capabilities working.
+set -u
+dir=${TMPDIR:-/tmp}/demo
+mkdir -p "$dir"
+cp /bin/busybox "$dir/ping"
+f=$dir/ping
+bad=0
+
+say() { printf '\n### %s\n' "$*"; }
+# run CMD...: show a command and its output, keep the output in $out.
+run() {
+	printf '$ %s\n' "$*"
+	out=$("$@" 2>&1)
+	rc=$?
+	[ -n "$out" ] && printf '%s\n' "$out"
+	return 0
+}
+# expect TEXT: the last command's output must contain TEXT.
+expect() {
+	case $out in
+	*"$1"*) ;;
+	*) echo "!!! expected to see: $1"; bad=1 ;;
+	esac
+}
+in_ns() { nsrun -m "0 $1 65536" -- "$@"; }
+
+if [ ! -e /proc/sys/fs/xattr_user_ns ]; then
+	echo "kernel $(uname -r): stock 6.12, no namespaced xattrs"
+	say "Step 1: root of a container mapped at host uid 1000 gives $f cap_net_raw"
+	run nsrun -m "0 1000 65536" -- setcap cap_net_raw=ep "$f"
+	run getcap -n "$f"
+	expect "cap_net_raw=ep [rootid=1000]"
+	say "The host sees one v3 value, owned by rootid 1000 (last 4 bytes, little-endian)"
+	run getfattr -d -m - -e hex "$f"
+	expect "security.capability=0x0100000300200000000000000000000000000000e8030000"
+	say "Step 2: a second container, mapped at 2000, cannot even read it"
+	run nsrun -m "0 2000 65536" -- getfattr -n security.capability "$f"
+	expect "Value too large for defined data type"
+	say "Step 3: if the second container sets its own capabilities, the first one loses its"
+	run nsrun -m "0 2000 65536" -- setcap cap_sys_time=ep "$f"
+	run getcap -n "$f"
+	expect "cap_sys_time=ep [rootid=2000]"
+	run nsrun -m "0 1000 65536" -- getfattr -n security.capability "$f"
+	expect "Value too large for defined data type"
+	echo
+	echo "One file carries capabilities for one container mapping only."
+fi
+exit $bad

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The project's test command: installs packages, builds the patched kernel,
+# its selftests and the tools, boots the kernel in QEMU, runs everything and
+# prints one closing line "N passed, N failed, N skipped". Exit 1 on any failure.
+#
+# Environment:
+#   NSCAPS_VARIANT=debug|test  kernel config to boot (default debug: KASAN,
+#                              UBSAN, lockdep; see README)
+#   NSCAPS_KSRC=DIR            build this kernel tree (e.g. build/linux) instead
+#                              of Debian's source + kernel/series
+#   NSCAPS_PROVOKE=fail|warn   add a failing test or a kernel WARN on purpose,
+#                              to check that the run turns red
+#   NSCAPS_QUICK=1             skip the work-tree round trip (slow git import)
+. "$(dirname "$0")/lib.sh"
+cd "$NSCAPS_ROOT"
+
+variant=${NSCAPS_VARIANT:-debug}
+bash scripts/deps.sh
+results=$BUILD/check/results.txt
+rm -rf "$BUILD/check"
+mkdir -p "$BUILD/check"
+: >"$results"
+t0=$(date +%s)
+
+# 1. Host-side tests: the harness's own parser, the series, the tool.
+log "harness self-test"
+bash tests/harness/run.sh >>"$results"
+
+log "series: checkpatch --strict"
+bash scripts/lint-series.sh >>"$results"
+
+if [ "${NSCAPS_QUICK:-0}" != 1 ]; then
+	log "series: import/export round trip"
+	if bash scripts/roundtrip.sh >"$BUILD/check/roundtrip.log" 2>&1; then
+		echo "PASS series:import-export-round-trip" >>"$results"
+	else
+		echo "FAIL series:import-export-round-trip: see $BUILD/check/roundtrip.log" >>"$results"
+	fi
+fi
+
+if [ -f nscap/Makefile ]; then
+	log "nscap: unit tests (plain, then ASan+UBSan)"
+	for target in check check-asan; do
+		if make -C nscap -s "$target" >"$BUILD/check/nscap-$target.log" 2>&1; then
+			python3 vm/results.py --tap "$BUILD/check/nscap-$target.log" "nscap-$target" >>"$results"
+		else
+			python3 vm/results.py --tap "$BUILD/check/nscap-$target.log" "nscap-$target" >>"$results"
+			echo "FAIL nscap-$target: make $target failed" >>"$results"
+		fi
+	done
+	make -C nscap -s all >/dev/null
+fi
+
+# 2. The patched kernel and what runs in it.
+if [ -n "${NSCAPS_KSRC:-}" ]; then
+	kernel=$(bash scripts/kernel-build.sh patched "$variant" --src "$NSCAPS_KSRC")
+	ksrc=$NSCAPS_KSRC
+else
+	kernel=$(bash scripts/kernel-build.sh patched "$variant")
+	ksrc=$BUILD/kernel/src-patched
+fi
+kout=$BUILD/kernel/out-patched-$variant
+stage=$BUILD/check/stage
+mkdir -p "$stage/tests"
+dirs="capabilities mount_setattr"
+[ -d "$ksrc/tools/testing/selftests/filesystems/nscaps" ] && dirs="$dirs filesystems/nscaps"
+log "selftests: $dirs"
+bash scripts/selftests.sh "$ksrc" "$kout" "$stage" $dirs
+bash tests/guest/stage.sh "$stage"
+case ${NSCAPS_PROVOKE:-} in
+fail) echo "provoked-failure|plain|echo 'failing on purpose (NSCAPS_PROVOKE=fail)'; false" >>"$stage/tests/list" ;;
+warn) echo "provoked-warn|plain|mount -t debugfs none /sys/kernel/debug && echo WARNING >/sys/kernel/debug/provoke-crash/DIRECT" >>"$stage/tests/list" ;;
+'') ;;
+*) die "NSCAPS_PROVOKE must be fail or warn" ;;
+esac
+mem=1024
+[ "$variant" = debug ] && mem=2048
+bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem $mem --timeout 2400
+kunit=$(cat kernel/kunit-suites 2>/dev/null | sed 's/#.*//' | xargs)
+python3 vm/results.py "$BUILD/check/vm/console.log" --expect-kunit $kunit >>"$results"
+
+# 3. One summary.
+echo
+echo "== results (console: $BUILD/check/vm/console.log)"
+sort -s -k1,1 "$results" | awk '{ print "  " $0 }'
+pass=$(grep -c '^PASS ' "$results" || true)
+fail=$(grep -c '^FAIL ' "$results" || true)
+skip=$(grep -c '^SKIP ' "$results" || true)
+echo "== wall time: $(($(date +%s) - t0)) s"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]

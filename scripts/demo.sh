@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The main job: install packages, build the stock and the patched kernel and
+# the tools, boot each in QEMU and run the walkthrough (demo/walkthrough.sh):
+# first the problem on stock 6.12, then namespaced capabilities working.
+. "$(dirname "$0")/lib.sh"
+cd "$NSCAPS_ROOT"
+
+bash scripts/deps.sh
+[ -f nscap/Makefile ] && make -C nscap -s all >/dev/null
+rm -rf "$BUILD/demo"
+stage=$BUILD/demo/stage
+mkdir -p "$stage/tests"
+bash tests/guest/stage.sh "$stage"
+# The walkthrough is the only entry: drop the staged test list.
+cp demo/walkthrough.sh "$stage/tests/walkthrough.sh"
+echo "walkthrough|plain|sh /tests/walkthrough.sh" >"$stage/tests/list"
+
+status=0
+for kind in stock patched; do
+	kernel=$(bash scripts/kernel-build.sh "$kind" test)
+	bash vm/run.sh "$kernel" "$stage" "$BUILD/demo/$kind" --timeout 600
+	log="$BUILD/demo/$kind/console.log"
+	echo
+	echo "================ $kind kernel ================"
+	sed -n '/^NSCAPS-BEGIN walkthrough/,/^NSCAPS-END walkthrough/p' "$log" | sed '1d;$d'
+	python3 vm/results.py "$log" >"$BUILD/demo/$kind/results.txt"
+	if grep '^FAIL' "$BUILD/demo/$kind/results.txt"; then
+		status=1
+	fi
+done
+[ $status = 0 ] && echo "walkthrough complete" || echo "walkthrough FAILED (see above)"
+exit $status

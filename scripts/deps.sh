@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install everything the build, the VM and the tests need on Debian 12.
+set -euo pipefail
+pkgs=(
+	make gcc libc6-dev git patch xz-utils ccache python3 perl
+	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio
+	qemu-system-x86 busybox-static e2fsprogs
+	libcap-dev libcap2-bin libcap-ng-dev attr mandoc
+	clang llvm libclang-rt-14-dev
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "== installing: ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

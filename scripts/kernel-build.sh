@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build a kernel out of tree (O=) with ccache.
+#   kernel-build.sh KIND VARIANT [--src DIR]
+# KIND:    patched (Debian source + kernel/series) | stock (Debian source only)
+# VARIANT: test | debug | bench   (kernel/config/*.config fragments)
+# --src DIR builds an existing tree instead (e.g. the work tree build/linux).
+# Prints the path of the bzImage on stdout.
+. "$(dirname "$0")/lib.sh"
+
+kind=${1:-}; variant=${2:-}; shift 2 || true
+src=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--src) src=$2; shift 2 ;;
+	*) die "unknown option $1" ;;
+	esac
+done
+case $kind in patched|stock) ;; *) die "usage: $0 patched|stock test|debug|bench [--src DIR]" ;; esac
+
+cfg=$NSCAPS_ROOT/kernel/config
+case $variant in
+test)  frags="base test" ;;
+debug) frags="base test debug" ;;
+bench) frags="base test" ;;
+*) die "unknown variant '$variant' (test|debug|bench)" ;;
+esac
+# Options that exist only with the series applied.
+[ "$kind" = patched ] && frags="$frags nscaps"
+
+if [ -z "$src" ]; then
+	src=$BUILD/kernel/src-$kind
+	log "unpacking linux-source-6.12 $(ksrc_version) into $src"
+	unpack_source "$src"
+	if [ "$kind" = patched ]; then
+		for p in $(series_patches); do
+			f=$SERIES_DIR/$p
+			[ -f "$f" ] || die "series names $p, which is not in kernel/patches"
+			if ! out=$(patch -d "$src" -p1 -N -s --dry-run <"$f" 2>&1); then
+				echo "$out" | sed 's/^/  /' >&2
+				die "patch $p does not apply to linux-source-6.12 $(ksrc_version) (failing files and hunks above)"
+			fi
+			patch -d "$src" -p1 -N -s <"$f" >/dev/null
+		done
+		log "applied $(series_patches | wc -l) patches from kernel/series"
+	fi
+fi
+src=$(cd "$src" && pwd)
+out=$BUILD/kernel/out-$kind-$variant
+mkdir -p "$out" "$CCACHE_DIR"
+
+kmake() { make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" "$@"; }
+
+log "configuring $kind/$variant: tinyconfig + $frags"
+kmake -s tinyconfig >/dev/null
+set --
+for f in $frags; do
+	[ -f "$cfg/$f.config" ] && set -- "$@" "$cfg/$f.config"
+done
+"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >"$out/merge.log" 2>&1
+kmake -s olddefconfig >/dev/null
+# Every option a fragment asks for must have survived olddefconfig.
+bad=0
+for f in "$@"; do
+	while IFS= read -r line; do
+		case $line in CONFIG_*=*) ;; *) continue ;; esac
+		opt=${line%%=*}
+		val=${line#*=}
+		if [ "$val" = n ]; then
+			grep -q "^$opt=" "$out/.config" && { echo "  $opt: wanted n, got $(grep "^$opt=" "$out/.config")" >&2; bad=1; }
+		else
+			grep -qx "$line" "$out/.config" || { echo "  $opt: wanted $val, got $(grep "^$opt=" "$out/.config" || echo unset)" >&2; bad=1; }
+		fi
+	done <"$f"
+done
+[ $bad = 0 ] || die "kernel config for $kind/$variant lost requested options (see above)"
+
+log "building $kind/$variant in $out"
+if ! kmake bzImage >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -40 >&2
+	die "kernel build failed ($kind/$variant): see $out/build.log"
+fi
+echo "$out/arch/x86/boot/bzImage"

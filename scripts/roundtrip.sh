@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Import the series into a scratch work tree, export it again and compare:
+# the round trip must be byte-identical.
+. "$(dirname "$0")/lib.sh"
+
+scratch=$BUILD/roundtrip
+rm -rf "$scratch"
+mkdir -p "$scratch/patches"
+NSCAPS_WORKTREE=$scratch/linux bash "$NSCAPS_ROOT/scripts/worktree.sh" import
+NSCAPS_WORKTREE=$scratch/linux NSCAPS_SERIES_OUT=$scratch \
+	bash "$NSCAPS_ROOT/scripts/worktree.sh" export
+diff -r "$NSCAPS_ROOT/kernel/series" "$scratch/series"
+diff -r "$SERIES_DIR" "$scratch/patches"
+rm -rf "$scratch"
+echo "round trip identical: $(series_patches | wc -l) patches"

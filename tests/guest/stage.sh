@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage the project's own guest tests (beside the kselftests) into STAGE.
+#   stage.sh STAGE
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+stage=$1
+mkdir -p "$stage/tests" "$stage/usr/local/bin"
+if [ -x "$root/nscap/build/nscap" ]; then
+	cp "$root/nscap/build/nscap" "$stage/usr/local/bin/nscap"
+	if [ -f "$root/nscap/tests/vm-golden.sh" ]; then
+		cp "$root/nscap/tests/vm-golden.sh" "$stage/tests/nscap-golden.sh"
+		echo "nscap-golden|tap|sh /tests/nscap-golden.sh" >>"$stage/tests/list"
+	fi
+fi
+gcc -O2 -Wall -Wextra -Werror -o "$stage/usr/local/bin/nsrun" "$root/vm/tools/nsrun.c"
