@@ -8,7 +8,8 @@
 # "tap" entry of STAGE/tests/list.
 . "$(dirname "$0")/lib.sh"
 
-src=$1 out=$2 stage=$3
+src=$(cd "$1" && pwd) out=$(cd "$2" && pwd)
+mkdir -p "$3" && stage=$(cd "$3" && pwd)
 shift 3
 make -C "$src" O="$out" ARCH=x86_64 -s headers >/dev/null
 mkdir -p "$stage/tests"
@@ -18,8 +19,8 @@ for dir in "$@"; do
 	dest=$stage/kselftest/$dir
 	mkdir -p "$dest"
 	make -C "$sdir" -s OUTPUT="$dest" KHDR_INCLUDES="-isystem $out/usr/include" \
-		top_srcdir="$src" >"$dest.log" 2>&1 ||
-		{ cat "$dest.log" >&2; die "selftests $dir failed to build"; }
+		top_srcdir="$src" >"$out/selftest-${dir//\//-}.log" 2>&1 ||
+		{ cat "$out/selftest-${dir//\//-}.log" >&2; die "selftests $dir failed to build"; }
 	progs=$(make -C "$sdir" -s --no-print-directory OUTPUT="$dest" \
 		-f - print-progs <<'MK'
 include Makefile

@@ -15,6 +15,7 @@ while IFS='|' read -r name kind cmd; do
 	case $name in ''|'#'*) continue ;; esac
 	echo "NSCAPS-BEGIN $name $kind"
 	work=$(mktemp -d /tmp/t.XXXXXX)
+	chmod 755 "$work"  # containers in the tests must reach their files
 	(cd "$work" && TMPDIR=$work timeout "$timeout" sh -c "$cmd") </dev/null 2>&1
 	rc=$?
 	rm -rf "$work"

@@ -12,7 +12,7 @@ stage=$1 out=$2
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,mnt}
 cp /bin/busybox "$root/bin/busybox"
 for a in $(/bin/busybox --list); do
 	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
@@ -33,6 +33,11 @@ for p in getfattr setfattr getcap setcap capsh mke2fs debugfs; do
 	f=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$p") || die "$p not found (run scripts/deps.sh)"
 	add_elf "$f"
 done
+ln -s "$(PATH=/usr/sbin:/sbin command -v mke2fs)" "$root/sbin/mkfs.ext4"
+cp /etc/mke2fs.conf "$root/etc/"
+# glibc dlopen()s libgcc_s for pthread_exit and cancellation.
+mkdir -p "$root/lib/x86_64-linux-gnu"
+cp -L /lib/x86_64-linux-gnu/libgcc_s.so.1 "$root/lib/x86_64-linux-gnu/"
 # Test programs staged as dynamic ELF files need their libraries too.
 while IFS= read -r -d '' f; do
 	if head -c4 "$f" | grep -q ELF; then

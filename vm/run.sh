@@ -33,7 +33,7 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
 	-accel "$accel" $icount -m "$mem" -smp 1 -nodefaults -no-reboot \
 	-display none -monitor none -serial "file:$outdir/console.log" \
 	-kernel "$kernel" -initrd "$outdir/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 rdinit=/init nscaps.timeout=$test_timeout $append" \
+	-append "console=ttyS0 tsc=reliable panic=-1 rdinit=/init nscaps.timeout=$test_timeout $append" \
 	</dev/null || rc=$?
 [ $rc = 124 ] && echo "NSCAPS-HOST-TIMEOUT after ${timeout}s" >>"$outdir/console.log"
 exit 0

@@ -7,8 +7,8 @@
  * -m MAP   a uid_map/gid_map line "inside outside count" (repeatable),
  *          written by the parent, as a container runtime does;
  *          no -m: the namespace has no mappings at all
- * -u UID   setresuid/setresgid to UID inside the namespace before exec
- *          (a non-root uid shows what file capabilities grant)
+ * -u UID   run as UID inside the namespace (default 0, its root; a
+ *          non-root uid shows what file capabilities grant)
  * -n       also unshare the mount namespace
  *
  * Exit status: the command's, or 125 when nsrun itself fails.
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 {
 	char map[4096] = "";
 	int sync_pipe[2], opt, status, flags = CLONE_NEWUSER;
-	long uid = -1;
+	long uid = 0;
 	pid_t pid;
 	char c;
 
@@ -88,10 +88,9 @@ int main(int argc, char **argv)
 		/* Wait for the parent to write the maps (EOF = go). */
 		if (read(sync_pipe[0], &c, 1) < 0)
 			fail("read");
-		if (uid >= 0) {
-			if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-				fail("setresuid");
-		}
+		/* Become the namespace's uid (root by default), as runtimes do. */
+		if (map[0] && (setresgid(uid, uid, uid) || setresuid(uid, uid, uid)))
+			fail("setresuid");
 		execvp(argv[optind], argv + optind);
 		fail(argv[optind]);
 	}
