@@ -318,7 +318,7 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		" %1$s [options] set [--uid <K> | --wildcard] [--format v2|v3] <caps> <file>...\n"
 		" %1$s [options] remove [--uid <K> | --wildcard | --all] <file>...\n"
 		" %1$s [options] verify [--uid <K> | --wildcard] <caps> <file>...\n"
-		" %1$s [options] dump [-a] [-R] [--absolute-names] <file>...\n"
+		" %1$s [options] dump [-a] [-R] [-P] [--absolute-names] <file>...\n"
 		" %1$s [options] restore [-n] <dumpfile>\n"
 		" %1$s [options] convert --to-uid [--format v2|v3] [-f] <file>...\n"
 		" %1$s [options] convert --to-plain (--uid <K> | --wildcard) [--strip] <file>...\n"
@@ -345,6 +345,8 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		" -R, --recursive       dump: walk directories, like getfattr -R\n"
 		" -n, --rootid          get: append [rootid=R] for v3 values, like getcap -n\n"
 		" -n, --dry-run         restore: check the dump, change nothing\n"
+		" -P, --no-dereference  dump: read symlinks themselves (like getfattr -h)\n"
+		"     --absolute-names  dump: keep a leading '/' in paths\n"
 		" -a, --all             dump: every name, not only security.capability*;\n"
 		"                       remove: every security.capability* name\n"
 		"     --format v2|v3    revision to write (set --uid, convert --to-uid: v3)\n"
@@ -391,7 +393,7 @@ enum {
  */
 struct cmdopts {
 	bool has_uid, wildcard, recursive, rootid, all, dry_run, force, strip;
-	bool absolute, to_uid, to_plain;
+	bool absolute, to_uid, to_plain, nofollow;
 	uint32_t uid;
 	unsigned int format; /* 0: default */
 };
@@ -413,6 +415,7 @@ static void parse_cmd(int argc, char **argv, const char *shortopts,
 		{ "to-plain", no_argument, NULL, OPT_TO_PLAIN },
 		{ "strip", no_argument, NULL, OPT_STRIP },
 		{ "absolute-names", no_argument, NULL, OPT_ABSOLUTE },
+		{ "no-dereference", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -438,6 +441,7 @@ static void parse_cmd(int argc, char **argv, const char *shortopts,
 				o->rootid = true;
 			break;
 		case 'a': o->all = true; break;
+		case 'P': o->nofollow = true; break;
 		case 'f': o->force = true; break;
 		case 'q': opt_quiet = true; break;
 		case OPT_FORMAT:
@@ -783,7 +787,7 @@ static int cmd_verify(int argc, char **argv)
 
 /* ---- dump / restore ---------------------------------------------------- */
 
-static bool dump_all, dump_absolute, dump_warned;
+static bool dump_all, dump_absolute, dump_nofollow, dump_warned;
 static int dump_status;
 
 static int pstrcmp(const void *a, const void *b)
@@ -858,8 +862,8 @@ static int dump_walk(const char *path, const struct stat *st, int type,
 		dump_status = EXIT_FAIL;
 		return 0;
 	}
-	/* Follow a symlink named on the command line, not those below it. */
-	dump_one(path, ftw->level > 0);
+	(void)ftw;
+	dump_one(path, dump_nofollow);
 	return 0;
 }
 
@@ -867,10 +871,11 @@ static int cmd_dump(int argc, char **argv)
 {
 	struct cmdopts o;
 
-	parse_cmd(argc, argv, "aRqhV", &o);
+	parse_cmd(argc, argv, "aRPqhV", &o);
 	need_files(argv[0], argc, 1);
 	dump_all = o.all;
 	dump_absolute = o.absolute;
+	dump_nofollow = o.nofollow;
 	for (int i = optind; i < argc; i++) {
 		if (o.recursive) {
 			if (nftw(argv[i], dump_walk, 20, FTW_PHYS)) {
@@ -878,7 +883,7 @@ static int cmd_dump(int argc, char **argv)
 				dump_status = EXIT_FAIL;
 			}
 		} else {
-			dump_one(argv[i], false);
+			dump_one(argv[i], dump_nofollow);
 		}
 	}
 	return dump_status;
