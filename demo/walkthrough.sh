@@ -55,5 +55,49 @@ if [ ! -e /proc/sys/fs/xattr_user_ns ]; then
 	expect "cap_sys_time=ep [rootid=1000]"
 	echo
 	echo "One file carries capabilities for one container mapping only."
+	exit $bad
 fi
+
+# effective CMD...: run CMD (which execs ./$f) and show its effective set by name.
+effective() {
+	printf '$ %s\n' "$*"
+	hex=$("$@" grep CapEff /proc/self/status 2>&1 | sed -n 's/^CapEff:[[:space:]]*//p')
+	out=$(capsh --decode="${hex:-0}" 2>&1 | sed 's/^0x[0-9a-f]*=//')
+	printf '  effective capabilities: %s\n' "${out:-none}"
+}
+
+echo "kernel $(uname -r): namespaced xattrs, fs.xattr_user_ns=$(cat /proc/sys/fs/xattr_user_ns)"
+say "Step 1: two containers, one file, two values"
+run nsrun -m "0 1000 65536" -- setcap cap_net_raw=ep "$f"
+run nsrun -m "0 2000 65536" -- setcap cap_sys_time=ep "$f"
+run nsrun -m "0 1000 65536" -- getcap "$f"
+expect "ping cap_net_raw=ep"
+run nsrun -m "0 2000 65536" -- getcap "$f"
+expect "ping cap_sys_time=ep"
+say "The host sees both raw values under their containers' keys; the host's own value is untouched"
+run getfattr -d -m - -e hex "$f"
+expect 'security.capability@uid\0751000=0x'
+expect 'security.capability@uid\0752000=0x'
+run getcap "$f"
+[ -z "$out" ] || { echo "!!! expected no host capabilities"; bad=1; }
+if command -v nscap >/dev/null; then
+	run nscap list "$f"
+	expect "cap_net_raw=ep [uid=1000]"
+	expect "cap_sys_time=ep [uid=2000]"
+fi
+
+say "Step 2: the host gives the file its own capabilities; a container without a value sees them"
+run setcap cap_chown=ep "$f"
+run nsrun -m "0 3000 65536" -- getcap "$f"
+expect "ping cap_chown=ep"
+
+say "Step 3: one binary, three capability sets (each exec'd by a non-root uid)"
+effective nsrun -m "0 1000 65536" -u 1000 -- "./$f"
+expect "cap_net_raw"
+effective nsrun -m "0 2000 65536" -u 1000 -- "./$f"
+expect "cap_sys_time"
+effective setpriv --reuid=5000 --regid=5000 --clear-groups "./$f"
+expect "cap_chown"
+echo
+echo "Each container's root set its own capabilities without touching the host's or each other's."
 exit $bad

@@ -11,7 +11,6 @@
 #                              of Debian's source + kernel/series
 #   NSCAPS_PROVOKE=fail|warn   add a failing test or a kernel WARN on purpose,
 #                              to check that the run turns red
-#   NSCAPS_QUICK=1             skip the work-tree round trip (slow git import)
 . "$(dirname "$0")/lib.sh"
 cd "$NSCAPS_ROOT"
 
@@ -30,14 +29,13 @@ bash tests/harness/run.sh >>"$results"
 log "series: checkpatch --strict"
 bash scripts/lint-series.sh >>"$results"
 
-if [ "${NSCAPS_QUICK:-0}" != 1 ]; then
-	log "series: import/export round trip"
-	if bash scripts/roundtrip.sh >"$BUILD/check/roundtrip.log" 2>&1; then
-		echo "PASS series:import-export-round-trip" >>"$results"
-	else
-		echo "FAIL series:import-export-round-trip: see $BUILD/check/roundtrip.log" >>"$results"
-	fi
+log "series: import/export round trip, stale patch detection"
+if bash scripts/roundtrip.sh >"$BUILD/check/roundtrip.log" 2>&1; then
+	echo "PASS series:import-export-round-trip" >>"$results"
+else
+	echo "FAIL series:import-export-round-trip: see $BUILD/check/roundtrip.log" >>"$results"
 fi
+bash tests/series/apply-failure.sh >>"$results"
 
 if [ -f nscap/Makefile ]; then
 	log "nscap: unit tests (plain, then ASan+UBSan)"

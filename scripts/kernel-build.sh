@@ -32,18 +32,7 @@ if [ -z "$src" ]; then
 	src=$BUILD/kernel/src-$kind
 	log "unpacking linux-source-6.12 $(ksrc_version) into $src"
 	unpack_source "$src"
-	if [ "$kind" = patched ]; then
-		for p in $(series_patches); do
-			f=$SERIES_DIR/$p
-			[ -f "$f" ] || die "series names $p, which is not in kernel/patches"
-			if ! out=$(patch -d "$src" -p1 -N -s --dry-run <"$f" 2>&1); then
-				echo "$out" | sed 's/^/  /' >&2
-				die "patch $p does not apply to linux-source-6.12 $(ksrc_version) (failing files and hunks above)"
-			fi
-			patch -d "$src" -p1 -N -s <"$f" >/dev/null
-		done
-		log "applied $(series_patches | wc -l) patches from kernel/series"
-	fi
+	if [ "$kind" = patched ]; then apply_series "$src"; fi
 fi
 src=$(cd "$src" && pwd)
 out=$BUILD/kernel/out-$kind-$variant

@@ -31,11 +31,30 @@ series_patches() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES_FILE"
 }
 
-# unpack_source DIR: a fresh copy of Debian's 6.12 tree in DIR.
+# unpack_source DIR [PATH...]: a fresh copy of Debian's 6.12 tree in DIR
+# (only the given paths, relative to the tree's top, if any are given).
 unpack_source() {
-	local dir=$1
+	local dir=$1 top
+	shift
 	[ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL missing (run scripts/deps.sh)"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	tar -xf "$KSRC_TARBALL" -C "$dir" --strip-components=1
+	top=linux-source-6.12
+	tar -xf "$KSRC_TARBALL" -C "$dir" --strip-components=1 "${@/#/$top/}"
+}
+
+# apply_series DIR [PATCHDIR SERIESFILE]: apply the series to the tree in DIR.
+# A patch that does not apply stops with its name and the failing files and hunks.
+apply_series() {
+	local dir=$1 pdir=${2:-$SERIES_DIR} sfile=${3:-$SERIES_FILE} p out n=0
+	for p in $(SERIES_FILE=$sfile series_patches); do
+		[ -f "$pdir/$p" ] || die "series names $p, which is not in $pdir"
+		if ! out=$(patch -d "$dir" -p1 -N --dry-run <"$pdir/$p" 2>&1); then
+			echo "$out" | sed 's/^/  /' >&2
+			die "patch $p does not apply to linux-source-6.12 $(ksrc_version) (failing files and hunks above)"
+		fi
+		patch -d "$dir" -p1 -N -s <"$pdir/$p" >/dev/null
+		n=$((n + 1))
+	done
+	log "applied $n patches from $(basename "$sfile")"
 }
