@@ -685,14 +685,17 @@ static int parse_caps_arg(const char *text, unsigned int rev, uint32_t rootid,
 			  struct nscap_fcaps *c)
 {
 	int err = nscap_fcaps_parse_text(text, rev, rootid, c);
+	cap_t parsed;
 
-	if (err)
-		bad_usage("invalid capabilities '%s': %s", text,
-			  cap_from_text(text) ? "file capabilities need an "
-			  "effective set that is empty or covers permitted and "
-			  "inheritable (e.g. =ep)" :
-			  "not understood by cap_from_text(3)");
-	return 0;
+	if (!err)
+		return 0;
+	parsed = cap_from_text(text);
+	if (parsed)
+		cap_free(parsed);
+	bad_usage("invalid capabilities '%s': %s", text,
+		  parsed ? "file capabilities need an effective set that is "
+		  "empty or covers permitted and inheritable (e.g. =ep)" :
+		  "not understood by cap_from_text(3)");
 }
 
 static int cmd_set(int argc, char **argv)

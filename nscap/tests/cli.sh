@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # cli.sh - command-line tests of nscap that never read or write an xattr:
 # options, usage errors, exit codes, kernel probe, dump validation.
-# Usage: sh tests/cli.sh path/to/nscap      Output: TAP.
+# Usage: sh tests/cli.sh path/to/nscap [nscap.1]      Output: TAP.
 set -u
-NSCAP=${1:?usage: cli.sh NSCAP}
+NSCAP=${1:?usage: cli.sh NSCAP [MANPAGE]}
+MAN=${2:-}
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 n=0 fail=0
@@ -93,6 +94,20 @@ run restore -n "$T/nofile"
 ok "restore -n: missing # file: line refused" sh -c '[ "$1" -eq 1 ] && grep -q ":1: expected" "$2"' - "$rc" "$T/err"
 run restore -n "$T/does-not-exist"
 ok "restore: missing dump file names it" sh -c '[ "$1" -eq 1 ] && grep -q "does-not-exist: No such file" "$2"' - "$rc" "$T/err"
+
+if [ -n "$MAN" ]; then
+	if command -v mandoc >/dev/null 2>&1; then
+		ok "man page is clean under mandoc -Tlint" mandoc -Tlint -W warning "$MAN"
+	else
+		n=$((n + 1)); echo "ok $n - man page lint # SKIP mandoc not installed"
+	fi
+	"$NSCAP" --help | sed -n 's/^ \(-.\), \(--[a-z-]*\).*/\2/p' | sort -u >"$T/opts"
+	missing=
+	while read -r o; do
+		grep -qF -- "$(echo "$o" | sed 's/-/\\-/g')" "$MAN" || missing="$missing $o"
+	done <"$T/opts"
+	ok "every --help option is in the man page${missing:+ (missing:$missing)}" test -z "$missing"
+fi
 
 echo "1..$n"
 echo "# $((n - fail)) passed, $fail failed"
