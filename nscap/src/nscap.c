@@ -115,6 +115,13 @@ static bool in_child_userns(void)
 	return child;
 }
 
+/* Errors that a kernel without namespaced xattrs can explain. */
+static bool ns_errno(int err)
+{
+	return err == EPERM || err == EINVAL || err == EOPNOTSUPP ||
+	       err == EOVERFLOW || err == ENODATA;
+}
+
 static void hint_once(void)
 {
 	enum kernel_state ks;
@@ -272,7 +279,7 @@ static int write_fcaps(const char *path, const struct target *t,
 		int e = errno;
 
 		file_error(path, t->name, e);
-		if (t->kind != NSCAP_NAME_PLAIN || in_child_userns())
+		if ((t->kind != NSCAP_NAME_PLAIN || in_child_userns()) && ns_errno(e))
 			hint_once();
 		return 1;
 	}
@@ -285,7 +292,7 @@ static int remove_name(const char *path, const char *name, bool ns_sensitive)
 		int e = errno;
 
 		file_error(path, name, e);
-		if (ns_sensitive)
+		if (ns_sensitive && ns_errno(e) && in_child_userns())
 			hint_once();
 		return 1;
 	}
