@@ -9,3 +9,5 @@ import:
 	bash scripts/worktree.sh import
 export:
 	bash scripts/worktree.sh export
+fuzz:
+	$(MAKE) -C fuzz fuzz
