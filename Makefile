@@ -11,3 +11,5 @@ export:
 	bash scripts/worktree.sh export
 fuzz:
 	$(MAKE) -C fuzz fuzz
+bench:
+	bash bench/run.sh

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: stock vs patched 6.12, same source, same config, one run.
+#
+#   bench/run.sh            build, boot, measure, print the table
+#
+# 1. Builds the stock and the patched kernel (scripts/kernel-build.sh, variant
+#    test) in a build directory of its own (build/bench, or $BENCH_BUILD), so
+#    it never races other builds for build/kernel/src-*.
+# 2. Builds an "alloc" twin of each: the same .config with SLUB_TINY off and
+#    SLUB_STATS + VM_EVENT_COUNTERS on, only to count slab and page
+#    allocations per operation (the timed kernels stay as configured).
+# 3. Boots each timed kernel with -icount shift=0 (guest clock = instruction
+#    count) and runs bench/xattr_bench.c in it; then boots each alloc kernel.
+# 4. bench/report.py prints the table and writes bench/results/latest.md and
+#    bench/results/latest.csv (console logs stay in build/bench/runs/).
+#
+# Knobs: BENCH_ROUNDS (7), BENCH_SCALE (1.0, multiplies loop lengths),
+# BENCH_ALLOC (1; 0 skips the allocation kernels), BENCH_BUILD.
+root=$(cd "$(dirname "$0")/.." && pwd)
+export NSCAPS_BUILD=${BENCH_BUILD:-$root/build/bench}
+. "$root/scripts/lib.sh"
+
+rounds=${BENCH_ROUNDS:-7}
+scale=${BENCH_SCALE:-1.0}
+alloc=${BENCH_ALLOC:-1}
+[ "$rounds" -ge 5 ] || die "BENCH_ROUNDS must be at least 5"
+start=$(date +%s)
+runs=$BUILD/runs
+mkdir -p "$runs"
+
+# build_alloc KIND: the allocation-counting twin of out-KIND-test.
+build_alloc() {
+	local kind=$1 src=$BUILD/kernel/src-$1 base=$BUILD/kernel/out-$1-test
+	local out=$BUILD/kernel/out-$1-alloc opt
+	mkdir -p "$out"
+	cp "$base/.config" "$out/.config"
+	"$src/scripts/config" --file "$out/.config" \
+		-d SLUB_TINY -e SLUB_DEBUG -e SLUB_STATS -e VM_EVENT_COUNTERS
+	make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -s olddefconfig >/dev/null
+	for opt in SLUB_STATS VM_EVENT_COUNTERS; do
+		grep -qx "CONFIG_$opt=y" "$out/.config" || die "alloc kernel ($kind): CONFIG_$opt did not stick"
+	done
+	log "building $kind/alloc in $out"
+	if ! make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" bzImage >"$out/build.log" 2>&1; then
+		grep -E 'error|Error' "$out/build.log" | head -20 >&2
+		die "alloc kernel build failed ($kind): see $out/build.log"
+	fi
+	echo "$out/arch/x86/boot/bzImage"
+}
+
+declare -A bz
+for kind in stock patched; do
+	bz[$kind-test]=$(bash "$root/scripts/kernel-build.sh" "$kind" test)
+	[ "$alloc" = 1 ] && bz[$kind-alloc]=$(build_alloc "$kind")
+	# keep the images: a later kernel-build.sh run may rebuild them
+	cp "${bz[$kind-test]}" "$runs/bzImage-$kind-test"
+	bz[$kind-test]=$runs/bzImage-$kind-test
+	if [ "$alloc" = 1 ]; then
+		cp "${bz[$kind-alloc]}" "$runs/bzImage-$kind-alloc"
+		bz[$kind-alloc]=$runs/bzImage-$kind-alloc
+	fi
+done
+series=$(series_patches | tr '\n' ' ')
+log "kernels built in $(( $(date +%s) - start ))s; series: ${series:-<empty>}"
+
+# The guest programs: static, so the initramfs needs no libraries for them.
+for mode in time alloc; do
+	stage=$BUILD/stage-$mode
+	rm -rf "$stage"
+	mkdir -p "$stage/tests" "$stage/usr/local/bin"
+	gcc -O2 -Wall -Wextra -Werror -static -o "$stage/usr/local/bin/xattr_bench" "$root/bench/xattr_bench.c"
+	gcc -O2 -Wall -Wextra -Werror -static -nostdlib -fno-stack-protector \
+		-o "$stage/usr/local/bin/capexit" "$root/bench/capexit.c"
+	args="--rounds $rounds --scale $scale"
+	[ $mode = alloc ] && args="--alloc --scale $scale"
+	echo "xattr-bench|plain|/usr/local/bin/xattr_bench $args" >"$stage/tests/list"
+done
+
+# boot KIND MODE: run the benchmark in one kernel; its lines go to runs/KIND-MODE.txt
+boot() {
+	local kind=$1 mode=$2 variant=test icount=--icount out=$runs/$1-$2
+	[ $mode = alloc ] && { variant=alloc; icount=; }
+	rm -rf "$out"
+	log "$kind kernel, $mode run"
+	bash "$root/vm/run.sh" "${bz[$kind-$variant]}" "$BUILD/stage-$mode" "$out" \
+		$icount --timeout 1500 --test-timeout 1400 --append "kunit.enable=0"
+	tr -d '\r' <"$out/console.log" |
+		sed -n '/^NSCAPS-BEGIN xattr-bench/,/^NSCAPS-END xattr-bench/p' >"$runs/$kind-$mode.txt"
+	grep -q '^done$' "$runs/$kind-$mode.txt" ||
+		log "warning: $kind/$mode run did not finish (see $out/console.log)"
+}
+for kind in stock patched; do boot $kind time; done
+if [ "$alloc" = 1 ]; then
+	for kind in stock patched; do boot $kind alloc; done
+fi
+
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$root" diff --quiet HEAD -- kernel 2>/dev/null || commit="$commit+dirty-kernel"
+mkdir -p "$root/bench/results"
+python3 "$root/bench/report.py" --runs "$runs" --out "$root/bench/results" \
+	--commit "$commit" --series "$series" --rounds "$rounds" --scale "$scale" \
+	--seconds $(( $(date +%s) - start ))
