@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -225,6 +226,12 @@ static int __maybe_unused run_in_levels(const struct userns_level *const *level,
 			fprintf(stderr, "setresuid(0) in user namespace: %m\n");
 			_exit(SETUP_FAILED);
 		}
+		/*
+		 * Changing uids made this process non-dumpable, which would
+		 * give the /proc/PID/uid_map of a nested child to host root.
+		 */
+		if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+			_exit(SETUP_FAILED);
 		_exit(run_in_levels(level + 1, fn, arg));
 	}
 	close(ready[1]);
