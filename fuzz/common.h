@@ -165,6 +165,7 @@ static inline void decode_conf(struct input *in, struct nsconf *c)
 	sysctl_xattr_user_ns = get8(in) % 8 != 0;
 	c->sb.s_user_ns = c->fs_ns;
 	c->inode.i_sb = &c->sb;
+	c->inode.i_op = &nscaps_shim_iop;
 	c->dentry.d_sb = &c->sb;
 	c->dentry.d_inode = &c->inode;
 	nscaps_shim_current_ns = c->caller;

@@ -40,14 +40,19 @@ for f in $files; do
 	mkdir -p "$out/$(dirname "$f")"
 	cmp -s "$tmp/$f" "$out/$f" || cp "$tmp/$f" "$out/$f"
 done
-# The list rewriter arrives with a later patch: its target is built when
-# the source defines it.
-if grep -q '^ssize_t xattr_user_ns_list(' "$out/fs/xattr_user_ns.c"; then
-	have=1
-else
-	have=0
-fi
+# Functions that arrive with later patches: their targets are built when
+# the source defines them.
+targets="fuzz_name_parse fuzz_name_map"
+missing=
+for t in "fuzz_list_rewrite:ssize_t xattr_user_ns_list(" "fuzz_raw_names:char \*xattr_user_ns_raw_names("; do
+	if grep -q "^${t#*:}" "$out/fs/xattr_user_ns.c"; then
+		targets="$targets ${t%%:*}"
+	else
+		missing="$missing ${t%%:*}"
+	fi
+done
 new="$origin
-have_list=$have"
+targets=$targets
+missing=$missing"
 [ "$(cat "$out/origin" 2>/dev/null)" = "$new" ] || echo "$new" >"$out/origin"
-echo "fuzzing kernel source from $origin$( [ $have = 1 ] || echo ', no list rewriter yet')" >&2
+echo "fuzzing kernel source from $origin${missing:+ (not in it:$missing)}" >&2
