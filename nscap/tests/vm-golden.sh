@@ -152,6 +152,11 @@ mkdir -p 'odd dir/sub'; : >'odd dir/x=y'; : >'odd dir/sub/z'
 setcap cap_kill=ep 'odd dir/x=y'; nscap set --uid 7 cap_chown=ep 'odd dir/sub/z'
 nscap dump -R --all 'odd dir' >out.n; getfattr -R -d -m - -e hex 'odd dir' >out.g
 same "dump -R --all equals getfattr -R (spaces, = in paths)" out.n out.g
+odd=$(printf 'back\\slash\nnew line')
+: >"$odd"; setcap cap_kill=ep "$odd"; nscap set --uid 9 cap_chown=ep "$odd"
+nscap dump "$odd" >out.n; getfattr -d -m '^security\.capability(@.*)?$' -e hex "$odd" >out.g
+same "dump quotes backslash and newline in paths like getfattr" out.n out.g
+check "dump wrote the path escapes" grep -qxF '# file: back\134slash\012new line' out.n
 nscap dump tree/link >out.n; getfattr -d -m '^security\.capability(@.*)?$' -e hex tree/link >out.g
 same "dump follows a symlink like getfattr" out.n out.g
 nscap dump -P tree/link >out.n; getfattr -h -d -m '^security\.capability(@.*)?$' -e hex tree/link >out.g
