@@ -77,3 +77,13 @@ for label, conf in confs:
             k += 1
     for i, s in enumerate(stores):
         put("fuzz_list_rewrite", "seed-%s-%d" % (label, i), conf + bytes([7]) + s)
+
+raw_stores = [
+    b"user.a\0security.capability\0security.capability@uid=100000\0",
+    b"security.capability@uid\0security.selinux@uid=5\0security.capability@uid=01\0",
+    b"security.capability@uid=100000",
+    b"\0\0security.capability@\0",
+]
+for i, s in enumerate(raw_stores):
+    for b in (0, 1):
+        put("fuzz_raw_names", "seed-%d-%d" % (i, b), bytes([1, 2, 2, 0, 0, 0, 1, b]) + s)

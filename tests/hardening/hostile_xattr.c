@@ -478,7 +478,8 @@ static int ns_body(void *p)
 	if (feat && sh->key == (uid_t)-1) {
 		e = sx(a->path, CAPS, mine, 20, 0);
 		check(e == EINVAL || e == EPERM, "write without a key: %s", strerror(e));
-		check(rx(a->path, CAPS) == ENODATA || errno == EPERM, "remove without a key");
+		e = rx(a->path, CAPS);
+		check(e == ENODATA || e == EPERM, "remove without a key: %s", strerror(e));
 	}
 	/* exec still works in every shape (the seed's error path broke it) */
 	{

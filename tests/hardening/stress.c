@@ -118,15 +118,20 @@ static int worker(void *p)
 		const char *path = a->files[f];
 
 		switch (op) {
-		case 0: /* own capability value */
+		case 0: { /* own capability value; the model changes only on success */
+			unsigned char v[20];
+
 			if (!feat)
 				break;
-			cap_v2(m->capv[f], rnd() % 41);
-			e = sx(path, CAPS, m->capv[f], 20, 0);
-			check(e == 0, "w%d: set caps: %s", a->w, strerror(e));
-			if (!e)
+			cap_v2(v, rnd() % 41);
+			e = sx(path, CAPS, v, 20, 0);
+			check(e == 0 || e == ENOSPC, "w%d: set caps: %s", a->w, strerror(e));
+			if (!e) {
+				memcpy(m->capv[f], v, 20);
 				m->caps[f] = true;
+			}
 			break;
+		}
 		case 1:
 			if (!feat)
 				break;
@@ -135,30 +140,34 @@ static int worker(void *p)
 			      a->w, strerror(e));
 			m->caps[f] = false;
 			break;
-		case 2: /* own label */
+		case 2: { /* own label */
+			char v[32];
+
 			if (!feat)
 				break;
-			snprintf(m->labv[f], sizeof(m->labv[f]), "w%d_t:%u", a->w, (unsigned)rnd() % 1000);
-			e = sx(path, "security.selinux", m->labv[f], strlen(m->labv[f]) + 1, 0);
-			check(e == 0, "w%d: set label: %s", a->w, strerror(e));
-			m->lab[f] = !e || m->lab[f];
-			if (e)
-				m->lab[f] = false;
+			snprintf(v, sizeof(v), "w%d_t:%u", a->w, (unsigned)(rnd() % 1000));
+			e = sx(path, "security.selinux", v, strlen(v) + 1, 0);
+			check(e == 0 || e == ENOSPC, "w%d: set label: %s", a->w, strerror(e));
+			if (!e) {
+				strcpy(m->labv[f], v);
+				m->lab[f] = true;
+			}
 			break;
+		}
 		case 3:
 		case 4: { /* own user names */
+			unsigned char v[64];
 			int len = 1 + rnd() % 64;
 
 			snprintf(name, sizeof(name), "user.w%d.%d", a->w, j);
 			for (int i = 0; i < len; i++)
-				m->userv[f][j][i] = rnd();
-			e = sx(path, name, m->userv[f][j], len, 0);
+				v[i] = rnd();
+			e = sx(path, name, v, len, 0);
 			check(e == 0 || e == ENOSPC, "w%d: set %s: %s", a->w, name, strerror(e));
 			if (!e) {
+				memcpy(m->userv[f][j], v, len);
 				m->user[f][j] = true;
 				m->userlen[f][j] = len;
-			} else {
-				/* a failed write leaves the old value */
 			}
 			break;
 		}
