@@ -29,11 +29,13 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/io_uring.h>
 #include <linux/loop.h>
 
 #include "../../kselftest_harness.h"
@@ -278,6 +280,10 @@ struct op {
 		OP_TRUNCATE,
 		OP_EXEC,
 		OP_RUN,
+		OP_URING_GET,
+		OP_URING_FGET,
+		OP_URING_SET,
+		OP_URING_FSET,
 	} kind;
 	const char *path;
 	char *const *argv;
@@ -376,6 +382,68 @@ static int __maybe_unused run_program(struct op *op)
 	return 0;
 }
 
+/* Submits one xattr request to a new io_uring; returns its result. */
+static ssize_t uring_xattr(const struct io_uring_sqe *req)
+{
+	struct io_uring_params params = {};
+	size_t sq_size, cq_size, sqes_size;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqe;
+	unsigned int *tail, head;
+	void *sq, *cq;
+	ssize_t ret;
+	int fd;
+
+	fd = syscall(__NR_io_uring_setup, 1, &params);
+	if (fd < 0)
+		return -errno;
+	sq_size =
+		params.sq_off.array + params.sq_entries * sizeof(unsigned int);
+	cq_size = params.cq_off.cqes +
+		  params.cq_entries * sizeof(struct io_uring_cqe);
+	if (params.features & IORING_FEAT_SINGLE_MMAP) {
+		if (cq_size > sq_size)
+			sq_size = cq_size;
+		cq_size = sq_size;
+	}
+	sqes_size = params.sq_entries * sizeof(struct io_uring_sqe);
+	sq = mmap(NULL, sq_size, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQ_RING);
+	cq = sq;
+	if (sq != MAP_FAILED && !(params.features & IORING_FEAT_SINGLE_MMAP))
+		cq = mmap(NULL, cq_size, PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_CQ_RING);
+	sqes = mmap(NULL, sqes_size, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
+		close(fd);
+		return -ENOMEM;
+	}
+
+	sqes[0] = *req;
+	((unsigned int *)(sq + params.sq_off.array))[0] = 0;
+	tail = sq + params.sq_off.tail;
+	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+	ret = syscall(__NR_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS,
+		      NULL, 0);
+	if (ret < 0) {
+		ret = -errno;
+	} else {
+		head = __atomic_load_n(
+			(unsigned int *)(cq + params.cq_off.head),
+			__ATOMIC_ACQUIRE);
+		head &= *(unsigned int *)(cq + params.cq_off.ring_mask);
+		cqe = (struct io_uring_cqe *)(cq + params.cq_off.cqes) + head;
+		ret = cqe->res;
+	}
+	munmap(sqes, sqes_size);
+	if (cq != sq)
+		munmap(cq, cq_size);
+	munmap(sq, sq_size);
+	close(fd);
+	return ret;
+}
+
 static int __maybe_unused do_op(void *arg)
 {
 	struct op *op = arg;
@@ -388,6 +456,8 @@ static int __maybe_unused do_op(void *arg)
 	case OP_FSET:
 	case OP_FREMOVE:
 	case OP_FLIST:
+	case OP_URING_FGET:
+	case OP_URING_FSET:
 		fd = open_for(op);
 		if (fd < 0)
 			return errno;
@@ -440,6 +510,35 @@ static int __maybe_unused do_op(void *arg)
 		return exec_helper(op);
 	case OP_RUN:
 		return run_program(op);
+	case OP_URING_GET:
+	case OP_URING_FGET:
+	case OP_URING_SET:
+	case OP_URING_FSET: {
+		static const __u8 opcodes[] = {
+			[OP_URING_GET - OP_URING_GET] = IORING_OP_GETXATTR,
+			[OP_URING_FGET - OP_URING_GET] = IORING_OP_FGETXATTR,
+			[OP_URING_SET - OP_URING_GET] = IORING_OP_SETXATTR,
+			[OP_URING_FSET - OP_URING_GET] = IORING_OP_FSETXATTR,
+		};
+		struct io_uring_sqe req = {
+			.opcode = opcodes[op->kind - OP_URING_GET],
+			.fd = fd,
+			.addr = (uintptr_t)op->name,
+			.addr2 =
+				(uintptr_t)(op->kind == OP_URING_SET ||
+							    op->kind ==
+								    OP_URING_FSET ?
+						    op->value :
+						    out),
+			.addr3 = (uintptr_t)op->path,
+			.len = op->size,
+		};
+
+		ret = uring_xattr(&req);
+		if (ret < 0)
+			errno = -ret;
+		break;
+	}
 	default:
 		return EINVAL;
 	}

@@ -562,6 +562,59 @@ TEST_F(nscaps, fd_and_nofollow_variants_translate)
 		  ns_cap_permitted(NS_HOST, self->file, CAPS_KEY("2000")));
 }
 
+TEST_F(nscaps, io_uring_xattr_ops_translate)
+{
+	struct vfs_ns_cap_data cap_a, cap_b;
+	struct cap_value val;
+	struct op op;
+
+	op = (struct op){ .kind = OP_URING_SET,
+			  .path = self->file,
+			  .name = CAPS,
+			  .value = &cap_a,
+			  .size = cap_encode(&cap_a, 2, CAPS_A, 0) };
+	ASSERT_EQ(0, run_op(NS_A, &op));
+	op = (struct op){ .kind = OP_URING_FSET,
+			  .path = self->file,
+			  .name = CAPS,
+			  .value = &cap_b,
+			  .size = cap_encode(&cap_b, 2, CAPS_B, 0) };
+	ASSERT_EQ(0, run_op(NS_B, &op));
+	EXPECT_EQ(CAPS_A,
+		  ns_cap_permitted(NS_HOST, self->file, CAPS_KEY("1000")));
+	EXPECT_EQ(CAPS_B,
+		  ns_cap_permitted(NS_HOST, self->file, CAPS_KEY("2000")));
+	EXPECT_EQ(-1, ns_value_len(NS_HOST, self->file, CAPS));
+
+	op = (struct op){ .kind = OP_URING_GET,
+			  .path = self->file,
+			  .name = CAPS,
+			  .size = 64 };
+	ASSERT_EQ(0, run_op(NS_A, &op));
+	ASSERT_EQ(0, cap_decode(op.out, op.ret, &val));
+	EXPECT_EQ(CAPS_A, val.permitted);
+	op = (struct op){ .kind = OP_URING_FGET,
+			  .path = self->file,
+			  .name = CAPS,
+			  .size = 64 };
+	ASSERT_EQ(0, run_op(NS_B, &op));
+	ASSERT_EQ(0, cap_decode(op.out, op.ret, &val));
+	EXPECT_EQ(CAPS_B, val.permitted);
+
+	/* Same grammar and permissions as the system calls. */
+	op = (struct op){ .kind = OP_URING_GET,
+			  .path = self->file,
+			  .name = CAPS "@uid=01",
+			  .size = 64 };
+	EXPECT_EQ(EINVAL, run_op(NS_A, &op));
+	op = (struct op){ .kind = OP_URING_SET,
+			  .path = self->file,
+			  .name = CAPS_WILDCARD,
+			  .value = &cap_a,
+			  .size = XATTR_CAPS_SZ_2 };
+	EXPECT_EQ(EPERM, run_op(NS_A, &op));
+}
+
 TEST_F(nscaps, idmapped_mount_maps_keys)
 {
 	/* Through the idmapped mount, NS_B's root (2000) is fs uid 1000. */
