@@ -56,8 +56,8 @@ def parse(path):
             run['alloc'][kv['op']] = (float(kv['slab_per_op']), float(kv['pages_per_op']))
         elif line.startswith('op=') and 'outcome' in kv:
             run['meta'][kv['op']] = kv
-        elif line.startswith(('setup-error', 'group ', 'write ', 'alloc unavailable')) \
-                or 'failed' in line or 'error' in line.lower():
+        elif line.startswith(('setup-error', 'group ', 'write ', 'alloc unavailable', 'traps:')) \
+                or 'failed' in line or 'Permission denied' in line:
             run['problems'].append(line)
     return run
 
@@ -84,7 +84,7 @@ def main():
     pal = parse(os.path.join(a.runs, 'patched-alloc.txt'))
 
     today = datetime.date.today().isoformat()
-    series = a.series.split()
+    series = [p for p in a.series.split() if p.endswith('.patch')]
     md = []
     md.append('Measured %s on commit %s; series: %d patch(es)%s.' % (
         today, a.commit, len(series), (' (' + ', '.join(p[:4] for p in series) + ')') if series else ''))

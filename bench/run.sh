@@ -15,14 +15,17 @@
 # 4. bench/report.py prints the table and writes bench/results/latest.md and
 #    bench/results/latest.csv (console logs stay in build/bench/runs/).
 #
-# Knobs: BENCH_ROUNDS (7), BENCH_SCALE (1.0, multiplies loop lengths),
-# BENCH_ALLOC (1; 0 skips the allocation kernels), BENCH_BUILD.
+# Knobs: BENCH_ROUNDS (7), BENCH_SCALE (0.5, multiplies loop lengths),
+# BENCH_ALLOC (1; 0 skips the allocation kernels), BENCH_REBUILD (1; 0 boots
+# the images already in $BENCH_BUILD/kernel, built with the series of then),
+# BENCH_BUILD.
 root=$(cd "$(dirname "$0")/.." && pwd)
 export NSCAPS_BUILD=${BENCH_BUILD:-$root/build/bench}
 . "$root/scripts/lib.sh"
 
 rounds=${BENCH_ROUNDS:-7}
-scale=${BENCH_SCALE:-1.0}
+scale=${BENCH_SCALE:-0.5}
+rebuild=${BENCH_REBUILD:-1}
 alloc=${BENCH_ALLOC:-1}
 [ "$rounds" -ge 5 ] || die "BENCH_ROUNDS must be at least 5"
 start=$(date +%s)
@@ -49,10 +52,21 @@ build_alloc() {
 	echo "$out/arch/x86/boot/bzImage"
 }
 
+rec=$BUILD/kernel/patched.series
 declare -A bz
 for kind in stock patched; do
-	bz[$kind-test]=$(bash "$root/scripts/kernel-build.sh" "$kind" test)
-	[ "$alloc" = 1 ] && bz[$kind-alloc]=$(build_alloc "$kind")
+	if [ "$rebuild" = 1 ]; then
+		# the series the patched images get (recorded for BENCH_REBUILD=0)
+		[ $kind = patched ] && series_patches >"$BUILD/kernel/patched.series"
+		bz[$kind-test]=$(bash "$root/scripts/kernel-build.sh" "$kind" test)
+		[ "$alloc" = 1 ] && bz[$kind-alloc]=$(build_alloc "$kind")
+	else
+		for v in test alloc; do
+			[ $v = alloc ] && [ "$alloc" != 1 ] && continue
+			bz[$kind-$v]=$BUILD/kernel/out-$kind-$v/arch/x86/boot/bzImage
+			[ -f "${bz[$kind-$v]}" ] || die "BENCH_REBUILD=0 but ${bz[$kind-$v]} is missing"
+		done
+	fi
 	# keep the images: a later kernel-build.sh run may rebuild them
 	cp "${bz[$kind-test]}" "$runs/bzImage-$kind-test"
 	bz[$kind-test]=$runs/bzImage-$kind-test
@@ -61,7 +75,7 @@ for kind in stock patched; do
 		bz[$kind-alloc]=$runs/bzImage-$kind-alloc
 	fi
 done
-series=$(series_patches | tr '\n' ' ')
+series=$( [ -f "$rec" ] && tr '\n' ' ' <"$rec" || echo unknown)
 log "kernels built in $(( $(date +%s) - start ))s; series: ${series:-<empty>}"
 
 # The guest programs: static, so the initramfs needs no libraries for them.
