@@ -66,6 +66,12 @@
 #define HOST_EXEC_UID 5000
 #define NS_EXEC_UID 1
 
+/*
+ * Each test forks a few hundred namespaced children: under QEMU without KVM
+ * and with KASAN that can take more than the harness's default 30 s.
+ */
+#define NSCAPS_TIMEOUT 300
+
 /* Exit status of a namespace child whose setup failed (not an errno). */
 #define SETUP_FAILED 254
 

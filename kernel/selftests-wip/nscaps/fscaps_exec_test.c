@@ -46,7 +46,7 @@ static int set_all_values(const char *path, bool with_host, bool with_wild)
 	return err;
 }
 
-TEST_F(nscaps, own_value_applies_in_namespace)
+TEST_F_TIMEOUT(nscaps, own_value_applies_in_namespace, NSCAPS_TIMEOUT)
 {
 	uint64_t prm, eff;
 
@@ -60,7 +60,7 @@ TEST_F(nscaps, own_value_applies_in_namespace)
 	EXPECT_EQ(CAPS_A, eff);
 }
 
-TEST_F(nscaps, two_namespaces_get_different_values_from_one_file)
+TEST_F_TIMEOUT(nscaps, two_namespaces_get_different_values_from_one_file, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_set_cap(NS_A, self->file, CAPS, 2, CAPS_A, 0));
 	ASSERT_EQ(0, ns_set_cap(NS_B, self->file, CAPS, 3, CAPS_B, 0));
@@ -70,7 +70,7 @@ TEST_F(nscaps, two_namespaces_get_different_values_from_one_file)
 	EXPECT_EQ(0, ns_exec_permitted(NS_HOST, self->file));
 }
 
-TEST_F(nscaps, namespace_without_value_gets_host_value)
+TEST_F_TIMEOUT(nscaps, namespace_without_value_gets_host_value, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_set_cap(NS_HOST, self->file, CAPS, 2, CAPS_HOST, 0));
 	ASSERT_EQ(0, ns_set_cap(NS_A, self->file, CAPS, 2, CAPS_A, 0));
@@ -81,7 +81,7 @@ TEST_F(nscaps, namespace_without_value_gets_host_value)
 	EXPECT_EQ(CAPS_A, ns_exec_permitted(NS_NESTED, self->file));
 }
 
-TEST_F(nscaps, nested_namespace_gets_parent_value)
+TEST_F_TIMEOUT(nscaps, nested_namespace_gets_parent_value, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_set_cap(NS_A, self->file, CAPS, 2, CAPS_A, 0));
 	EXPECT_EQ(CAPS_A, ns_exec_permitted(NS_NESTED, self->file));
@@ -92,7 +92,7 @@ TEST_F(nscaps, nested_namespace_gets_parent_value)
 	EXPECT_EQ(CAPS_A, ns_exec_permitted(NS_A, self->file));
 }
 
-TEST_F(nscaps, wildcard_applies_in_every_namespace_not_on_host)
+TEST_F_TIMEOUT(nscaps, wildcard_applies_in_every_namespace_not_on_host, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_set_cap(NS_HOST, self->file, CAPS_WILDCARD, 2,
 				CAPS_WILD, 0));
@@ -109,7 +109,7 @@ TEST_F(nscaps, wildcard_applies_in_every_namespace_not_on_host)
 	EXPECT_EQ(CAPS_B, ns_exec_permitted(NS_B, self->file));
 }
 
-TEST_F(nscaps, legacy_v3_value_behaves_as_stock)
+TEST_F_TIMEOUT(nscaps, legacy_v3_value_behaves_as_stock, NSCAPS_TIMEOUT)
 {
 	struct cap_value val;
 	ssize_t len;
@@ -144,7 +144,7 @@ TEST_F(nscaps, legacy_v3_value_behaves_as_stock)
 	EXPECT_EQ(1000, val.rootid);
 }
 
-TEST_F(nscaps, setcap_and_getcap_in_namespaces)
+TEST_F_TIMEOUT(nscaps, setcap_and_getcap_in_namespaces, NSCAPS_TIMEOUT)
 {
 	char *const setcap_a[] = { "setcap", "cap_net_raw=ep", self->file,
 				   NULL };
@@ -177,7 +177,7 @@ TEST_F(nscaps, setcap_and_getcap_in_namespaces)
 	EXPECT_EQ(0, ns_exec_permitted(NS_HOST, self->file));
 }
 
-TEST_F(nscaps, container_value_grants_nothing_on_host)
+TEST_F_TIMEOUT(nscaps, container_value_grants_nothing_on_host, NSCAPS_TIMEOUT)
 {
 	ssize_t len;
 
@@ -187,7 +187,7 @@ TEST_F(nscaps, container_value_grants_nothing_on_host)
 		  ns_getxattr(NS_HOST, self->file, CAPS, NULL, 0, &len));
 }
 
-TEST_F(nscaps, container_cannot_write_plain_value)
+TEST_F_TIMEOUT(nscaps, container_cannot_write_plain_value, NSCAPS_TIMEOUT)
 {
 	struct vfs_ns_cap_data host_cap;
 	size_t size = cap_encode(&host_cap, 2, CAPS_HOST, 0);
@@ -210,7 +210,7 @@ TEST_F(nscaps, container_cannot_write_plain_value)
 	EXPECT_EQ(CAP_BIT(CAP_SYS_ADMIN), ns_exec_permitted(NS_A, self->file));
 }
 
-TEST_F(nscaps, container_cannot_write_wildcard)
+TEST_F_TIMEOUT(nscaps, container_cannot_write_wildcard, NSCAPS_TIMEOUT)
 {
 	EXPECT_EQ(EPERM,
 		  ns_set_cap(NS_A, self->file, CAPS_WILDCARD, 2, CAPS_A, 0));
@@ -224,7 +224,7 @@ TEST_F(nscaps, container_cannot_write_wildcard)
 	EXPECT_EQ(CAPS_WILD, ns_exec_permitted(NS_B, self->file));
 }
 
-TEST_F(nscaps, container_cannot_write_key_it_does_not_map)
+TEST_F_TIMEOUT(nscaps, container_cannot_write_key_it_does_not_map, NSCAPS_TIMEOUT)
 {
 	char list[256];
 	ssize_t len;
@@ -246,7 +246,7 @@ TEST_F(nscaps, container_cannot_write_key_it_does_not_map)
 	EXPECT_TRUE(grants_nothing_anywhere(self->file));
 }
 
-TEST_F(nscaps, nested_namespace_cannot_remove_parent_value)
+TEST_F_TIMEOUT(nscaps, nested_namespace_cannot_remove_parent_value, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_set_cap(NS_HOST, self->file, CAPS, 2, CAPS_HOST, 0));
 	ASSERT_EQ(0, ns_set_cap(NS_A, self->file, CAPS, 2, CAPS_A, 0));
@@ -266,7 +266,7 @@ TEST_F(nscaps, nested_namespace_cannot_remove_parent_value)
 	EXPECT_EQ(CAPS_HOST, ns_exec_permitted(NS_NESTED, self->file));
 }
 
-TEST_F(nscaps, namespace_without_root_mapping_cannot_write)
+TEST_F_TIMEOUT(nscaps, namespace_without_root_mapping_cannot_write, NSCAPS_TIMEOUT)
 {
 	char list[256];
 	ssize_t len;
@@ -300,7 +300,7 @@ static void expect_caps_gone(struct __test_metadata *_metadata,
 	EXPECT_TRUE(grants_nothing_anywhere(path));
 }
 
-TEST_F(nscaps, write_clears_capabilities_in_every_namespace)
+TEST_F_TIMEOUT(nscaps, write_clears_capabilities_in_every_namespace, NSCAPS_TIMEOUT)
 {
 	char byte;
 	int fd;
@@ -319,7 +319,7 @@ TEST_F(nscaps, write_clears_capabilities_in_every_namespace)
 	expect_caps_gone(_metadata, self->file);
 }
 
-TEST_F(nscaps, truncate_clears_namespaced_capabilities)
+TEST_F_TIMEOUT(nscaps, truncate_clears_namespaced_capabilities, NSCAPS_TIMEOUT)
 {
 	struct op op = { .kind = OP_TRUNCATE, .path = self->file };
 	struct stat st;
@@ -336,7 +336,7 @@ TEST_F(nscaps, truncate_clears_namespaced_capabilities)
 	expect_caps_gone(_metadata, self->file);
 }
 
-TEST_F(nscaps, chown_clears_wildcard)
+TEST_F_TIMEOUT(nscaps, chown_clears_wildcard, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_setxattr(NS_HOST, self->file, "user.keep", "k", 1));
 	ASSERT_EQ(0, ns_set_cap(NS_HOST, self->file, CAPS_WILDCARD, 2,
@@ -348,7 +348,7 @@ TEST_F(nscaps, chown_clears_wildcard)
 	expect_caps_gone(_metadata, self->file);
 }
 
-TEST_F(nscaps, namespace_caps_never_reach_outside)
+TEST_F_TIMEOUT(nscaps, namespace_caps_never_reach_outside, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0,
 		  ns_set_cap(NS_NESTED, self->file, CAPS, 2, CAPS_NESTED, 0));
@@ -363,7 +363,7 @@ TEST_F(nscaps, namespace_caps_never_reach_outside)
 	EXPECT_EQ(0, ns_exec_permitted(NS_HOST, self->file));
 }
 
-TEST_F(nscaps, idmapped_mount_gives_each_container_its_value)
+TEST_F_TIMEOUT(nscaps, idmapped_mount_gives_each_container_its_value, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0,
 		  idmapped_mount(self->mnt, self->idmapped, "0 1000 65536\n"));

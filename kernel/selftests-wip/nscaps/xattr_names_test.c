@@ -39,7 +39,7 @@ static size_t plain_names(const char *list, ssize_t len, char *out)
 	return n;
 }
 
-TEST_F(nscaps, two_namespaces_keep_separate_values)
+TEST_F_TIMEOUT(nscaps, two_namespaces_keep_separate_values, NSCAPS_TIMEOUT)
 {
 	struct cap_value val;
 	ssize_t len;
@@ -62,7 +62,7 @@ TEST_F(nscaps, two_namespaces_keep_separate_values)
 		  ns_getxattr(NS_HOST, self->file, CAPS, NULL, 0, &len));
 }
 
-TEST_F(nscaps, namespace_v3_write_lands_under_own_key)
+TEST_F_TIMEOUT(nscaps, namespace_v3_write_lands_under_own_key, NSCAPS_TIMEOUT)
 {
 	struct cap_value val;
 	ssize_t len;
@@ -79,7 +79,7 @@ TEST_F(nscaps, namespace_v3_write_lands_under_own_key)
 		  ns_getxattr(NS_HOST, self->file, CAPS, NULL, 0, &len));
 }
 
-TEST_F(nscaps, host_sees_raw_names_namespaces_see_their_own)
+TEST_F_TIMEOUT(nscaps, host_sees_raw_names_namespaces_see_their_own, NSCAPS_TIMEOUT)
 {
 	const char *const host_view[] = { CAPS, CAPS_KEY("1000"),
 					  CAPS_KEY("2000"), NULL };
@@ -116,7 +116,7 @@ TEST_F(nscaps, host_sees_raw_names_namespaces_see_their_own)
 	EXPECT_EQ(CAPS_B, ns_cap_permitted(NS_B, self->file, CAPS));
 }
 
-TEST_F(nscaps, removing_own_value_brings_host_value_back)
+TEST_F_TIMEOUT(nscaps, removing_own_value_brings_host_value_back, NSCAPS_TIMEOUT)
 {
 	struct cap_value val;
 
@@ -135,7 +135,7 @@ TEST_F(nscaps, removing_own_value_brings_host_value_back)
 	EXPECT_EQ(CAPS_HOST, ns_cap_permitted(NS_HOST, self->file, CAPS));
 }
 
-TEST_F(nscaps, nested_namespace_sees_parent_value)
+TEST_F_TIMEOUT(nscaps, nested_namespace_sees_parent_value, NSCAPS_TIMEOUT)
 {
 	/* The nested namespace maps host 1100..2099: NS_A's key is hidden. */
 	const char *const nested_view[] = { CAPS, NULL };
@@ -162,7 +162,7 @@ TEST_F(nscaps, nested_namespace_sees_parent_value)
 	EXPECT_TRUE(list_is(list, len, a_view));
 }
 
-TEST_F(nscaps, explicit_key_names_are_translated)
+TEST_F_TIMEOUT(nscaps, explicit_key_names_are_translated, NSCAPS_TIMEOUT)
 {
 	/* NS_A's uid 100 is the nested namespace's root, host 1100. */
 	ASSERT_EQ(0, ns_set_cap(NS_A, self->file, CAPS_KEY("100"), 2,
@@ -179,7 +179,7 @@ TEST_F(nscaps, explicit_key_names_are_translated)
 	EXPECT_EQ(ENODATA, ns_removexattr(NS_A, self->file, CAPS_KEY("100")));
 }
 
-TEST_F(nscaps, read_walks_own_parent_wildcard_plain)
+TEST_F_TIMEOUT(nscaps, read_walks_own_parent_wildcard_plain, NSCAPS_TIMEOUT)
 {
 	ssize_t len;
 
@@ -216,7 +216,7 @@ TEST_F(nscaps, read_walks_own_parent_wildcard_plain)
 		  ns_getxattr(NS_NESTED, self->file, CAPS, NULL, 0, &len));
 }
 
-TEST_F(nscaps, unmapped_keys_are_hidden)
+TEST_F_TIMEOUT(nscaps, unmapped_keys_are_hidden, NSCAPS_TIMEOUT)
 {
 	const char *const host_view[] = { "user.keep", CAPS_KEY("500"),
 					  CAPS_KEY("67000"), CAPS_KEY("70000"),
@@ -261,7 +261,7 @@ TEST_F(nscaps, unmapped_keys_are_hidden)
 	EXPECT_TRUE(list_is(list, len, host_view));
 }
 
-TEST_F(nscaps, malformed_names_are_einval)
+TEST_F_TIMEOUT(nscaps, malformed_names_are_einval, NSCAPS_TIMEOUT)
 {
 	static const char *const names[] = {
 		CAPS "@uid=",
@@ -315,7 +315,7 @@ TEST_F(nscaps, malformed_names_are_einval)
 	EXPECT_EQ(CAPS_A, ns_cap_permitted(NS_A, self->file, CAPS));
 }
 
-TEST_F(nscaps, extreme_keys_are_valid)
+TEST_F_TIMEOUT(nscaps, extreme_keys_are_valid, NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0,
 		  ns_set_cap(NS_HOST, self->file, CAPS_KEY("1"), 2, CAPS_A, 0));
@@ -329,7 +329,7 @@ TEST_F(nscaps, extreme_keys_are_valid)
 		  ns_removexattr(NS_HOST, self->file, CAPS_KEY("4294967294")));
 }
 
-TEST_F(nscaps, other_names_with_at_are_ordinary)
+TEST_F_TIMEOUT(nscaps, other_names_with_at_are_ordinary, NSCAPS_TIMEOUT)
 {
 	char buf[64];
 	ssize_t len;
@@ -352,7 +352,7 @@ TEST_F(nscaps, other_names_with_at_are_ordinary)
 	EXPECT_EQ(-1, ns_value_len(NS_HOST, self->file, "user.b@uid=2000"));
 }
 
-TEST_F(nscaps, list_size_is_exact_and_small_buffer_gets_erange)
+TEST_F_TIMEOUT(nscaps, list_size_is_exact_and_small_buffer_gets_erange, NSCAPS_TIMEOUT)
 {
 	const char *const a_view[] = {
 		"user.a",	  "user.b",	   "user.c", CAPS,
@@ -415,7 +415,7 @@ TEST_F(nscaps, list_size_is_exact_and_small_buffer_gets_erange)
 	}
 }
 
-TEST_F(nscaps, wildcard_is_writable_by_host_root_only)
+TEST_F_TIMEOUT(nscaps, wildcard_is_writable_by_host_root_only, NSCAPS_TIMEOUT)
 {
 	static const enum ns callers[] = { NS_A, NS_B, NS_NESTED };
 	int c;
@@ -444,7 +444,7 @@ TEST_F(nscaps, wildcard_is_writable_by_host_root_only)
 	EXPECT_EQ(-1, ns_value_len(NS_A, self->file, CAPS));
 }
 
-TEST_F(nscaps, selinux_label_set_in_namespace_stays_there)
+TEST_F_TIMEOUT(nscaps, selinux_label_set_in_namespace_stays_there, NSCAPS_TIMEOUT)
 {
 	char buf[256];
 	ssize_t len;
@@ -481,7 +481,7 @@ TEST_F(nscaps, selinux_label_set_in_namespace_stays_there)
 	EXPECT_STREQ(host_label, buf);
 }
 
-TEST_F(nscaps, file_owner_unmapped_refuses_namespace_writes)
+TEST_F_TIMEOUT(nscaps, file_owner_unmapped_refuses_namespace_writes, NSCAPS_TIMEOUT)
 {
 	char path[PATH_MAX];
 	struct vfs_ns_cap_data cap;
@@ -505,7 +505,7 @@ TEST_F(nscaps, file_owner_unmapped_refuses_namespace_writes)
 	EXPECT_EQ(0, len);
 }
 
-TEST_F(nscaps, fd_and_nofollow_variants_translate)
+TEST_F_TIMEOUT(nscaps, fd_and_nofollow_variants_translate, NSCAPS_TIMEOUT)
 {
 	const char *const a_view[] = { CAPS, CAPS_KEY("1000"), NULL };
 	struct vfs_ns_cap_data cap_a, cap_b;
@@ -562,7 +562,7 @@ TEST_F(nscaps, fd_and_nofollow_variants_translate)
 		  ns_cap_permitted(NS_HOST, self->file, CAPS_KEY("2000")));
 }
 
-TEST_F(nscaps, io_uring_xattr_ops_translate)
+TEST_F_TIMEOUT(nscaps, io_uring_xattr_ops_translate, NSCAPS_TIMEOUT)
 {
 	struct vfs_ns_cap_data cap_a, cap_b;
 	struct cap_value val;
@@ -615,7 +615,7 @@ TEST_F(nscaps, io_uring_xattr_ops_translate)
 	EXPECT_EQ(EPERM, run_op(NS_A, &op));
 }
 
-TEST_F(nscaps, idmapped_mount_maps_keys)
+TEST_F_TIMEOUT(nscaps, idmapped_mount_maps_keys, NSCAPS_TIMEOUT)
 {
 	/* Through the idmapped mount, NS_B's root (2000) is fs uid 1000. */
 	const char *const b_view[] = { CAPS, CAPS_KEY("1000"), NULL };
@@ -648,7 +648,7 @@ TEST_F(nscaps, idmapped_mount_maps_keys)
 	EXPECT_EQ(CAPS_B, ns_cap_permitted(NS_B, self->file, CAPS));
 }
 
-TEST_F(nscaps, sysctl_off_is_stock_behaviour)
+TEST_F_TIMEOUT(nscaps, sysctl_off_is_stock_behaviour, NSCAPS_TIMEOUT)
 {
 	struct vfs_ns_cap_data cap;
 	size_t size = cap_encode(&cap, 2, CAPS_A, 0);
