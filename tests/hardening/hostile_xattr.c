@@ -522,6 +522,9 @@ static int ns_body(void *p)
 
 	if (feat && keyed) {
 		phase_begin();
+		/* the random operations above may have changed it: set it again */
+		e = sx(a->path, CAPS, mine, 20, 0);
+		check(e == 0, "set own value: %s", strerror(e));
 		e = rx(a->path, CAPS);
 		check(e == 0, "remove own value: %s", strerror(e));
 		e = gx(a->path, CAPS, rd, sizeof(rd), &len);
@@ -646,6 +649,22 @@ static void phase_enospc(struct fs *f)
 	}
 	check(e == ENOSPC, "filling stopped with %s after %d values", strerror(e), nset);
 	check(nset > 10, "only %d values fit", nset);
+	/* fill the last bytes with small entries, until not even 1 byte fits */
+	{
+		int nsmall = 0;
+
+		for (int sz = 32; sz >= 1; sz /= 2) {
+			for (;;) {
+				snprintf(name, sizeof(name), "user.s%04d", nsmall);
+				count_input();
+				e = sx(path, name, "ssssssssssssssssssssssssssssssss", sz, 0);
+				if (e)
+					break;
+				nsmall++;
+			}
+			check(e == ENOSPC, "small fill (%d bytes): %s", sz, strerror(e));
+		}
+	}
 	for (i = 0; i < nset; i++) {
 		snprintf(name, sizeof(name), "user.fill%04d", i);
 		memset(val, 'a' + i % 26, sizeof(val));
