@@ -72,6 +72,7 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--commit', default='unknown')
     ap.add_argument('--series', default='')
+    ap.add_argument('--series-file', default='kernel/series')
     ap.add_argument('--rounds', default='?')
     ap.add_argument('--scale', default='1.0')
     ap.add_argument('--seconds', default='?')
@@ -87,7 +88,8 @@ def main():
     series = [p for p in a.series.split() if p.endswith('.patch')]
     md = []
     md.append('Measured %s on commit %s; series: %d patch(es)%s.' % (
-        today, a.commit, len(series), (' (' + ', '.join(p[:4] for p in series) + ')') if series else ''))
+        today, a.commit, len(series), (' (' + ', '.join(p[:4] for p in series) + ')') if series else '')
+        + ('' if a.series_file == 'kernel/series' else ', from %s, not kernel/series' % a.series_file))
     md.append('Kernels: stock = Debian linux-source-6.12; patched = same + kernel/series; '
               'both `test` config. QEMU TCG with `-icount shift=0`: 1 ns = 1 guest '
               'instruction, so the figures are instruction counts per call (no cache or '

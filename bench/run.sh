@@ -18,7 +18,8 @@
 # Knobs: BENCH_ROUNDS (7), BENCH_SCALE (0.5, multiplies loop lengths),
 # BENCH_ALLOC (1; 0 skips the allocation kernels), BENCH_REBUILD (1; 0 boots
 # the images already in $BENCH_BUILD/kernel, built with the series of then),
-# BENCH_BUILD.
+# BENCH_SERIES (a series file to use instead of kernel/series, e.g. to leave
+# out a patch that does not build), BENCH_BUILD.
 root=$(cd "$(dirname "$0")/.." && pwd)
 export NSCAPS_BUILD=${BENCH_BUILD:-$root/build/bench}
 . "$root/scripts/lib.sh"
@@ -57,8 +58,17 @@ declare -A bz
 for kind in stock patched; do
 	if [ "$rebuild" = 1 ]; then
 		# the series the patched images get (recorded for BENCH_REBUILD=0)
-		[ $kind = patched ] && series_patches >"$BUILD/kernel/patched.series"
-		bz[$kind-test]=$(bash "$root/scripts/kernel-build.sh" "$kind" test)
+		if [ $kind = patched ] && [ -n "${BENCH_SERIES:-}" ]; then
+			# a series file other than kernel/series (patches from kernel/patches)
+			log "patched kernel from $BENCH_SERIES instead of kernel/series"
+			SERIES_FILE=$BENCH_SERIES series_patches >"$rec"
+			unpack_source "$BUILD/kernel/src-patched"
+			apply_series "$BUILD/kernel/src-patched" "$SERIES_DIR" "$BENCH_SERIES"
+			bz[$kind-test]=$(bash "$root/scripts/kernel-build.sh" patched test --src "$BUILD/kernel/src-patched")
+		else
+			[ $kind = patched ] && series_patches >"$rec"
+			bz[$kind-test]=$(bash "$root/scripts/kernel-build.sh" "$kind" test)
+		fi
 		[ "$alloc" = 1 ] && bz[$kind-alloc]=$(build_alloc "$kind")
 	else
 		for v in test alloc; do
@@ -113,5 +123,5 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$root" diff --quiet HEAD -- kernel 2>/dev/null || commit="$commit+dirty-kernel"
 mkdir -p "$root/bench/results"
 python3 "$root/bench/report.py" --runs "$runs" --out "$root/bench/results" \
-	--commit "$commit" --series "$series" --rounds "$rounds" --scale "$scale" \
+	--commit "$commit" --series "$series" --series-file "${BENCH_SERIES:-kernel/series}" --rounds "$rounds" --scale "$scale" \
 	--seconds $(( $(date +%s) - start ))
