@@ -297,6 +297,7 @@ struct op {
 	const void *value;
 	size_t size;
 	uid_t uid;
+	off_t length;
 	/* Results (OP_RUN: exit status and standard output). */
 	ssize_t ret;
 	uint64_t permitted, effective;
@@ -510,7 +511,7 @@ static int __maybe_unused do_op(void *arg)
 		ret = flistxattr(fd, out, op->size);
 		break;
 	case OP_TRUNCATE:
-		ret = truncate(op->path, op->size);
+		ret = truncate(op->path, op->length);
 		break;
 	case OP_EXEC:
 		return exec_helper(op);

@@ -60,7 +60,8 @@ TEST_F_TIMEOUT(nscaps, own_value_applies_in_namespace, NSCAPS_TIMEOUT)
 	EXPECT_EQ(CAPS_A, eff);
 }
 
-TEST_F_TIMEOUT(nscaps, two_namespaces_get_different_values_from_one_file, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, two_namespaces_get_different_values_from_one_file,
+	       NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_set_cap(NS_A, self->file, CAPS, 2, CAPS_A, 0));
 	ASSERT_EQ(0, ns_set_cap(NS_B, self->file, CAPS, 3, CAPS_B, 0));
@@ -92,7 +93,8 @@ TEST_F_TIMEOUT(nscaps, nested_namespace_gets_parent_value, NSCAPS_TIMEOUT)
 	EXPECT_EQ(CAPS_A, ns_exec_permitted(NS_A, self->file));
 }
 
-TEST_F_TIMEOUT(nscaps, wildcard_applies_in_every_namespace_not_on_host, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, wildcard_applies_in_every_namespace_not_on_host,
+	       NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_set_cap(NS_HOST, self->file, CAPS_WILDCARD, 2,
 				CAPS_WILD, 0));
@@ -224,7 +226,8 @@ TEST_F_TIMEOUT(nscaps, container_cannot_write_wildcard, NSCAPS_TIMEOUT)
 	EXPECT_EQ(CAPS_WILD, ns_exec_permitted(NS_B, self->file));
 }
 
-TEST_F_TIMEOUT(nscaps, container_cannot_write_key_it_does_not_map, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, container_cannot_write_key_it_does_not_map,
+	       NSCAPS_TIMEOUT)
 {
 	char list[256];
 	ssize_t len;
@@ -246,7 +249,8 @@ TEST_F_TIMEOUT(nscaps, container_cannot_write_key_it_does_not_map, NSCAPS_TIMEOU
 	EXPECT_TRUE(grants_nothing_anywhere(self->file));
 }
 
-TEST_F_TIMEOUT(nscaps, nested_namespace_cannot_remove_parent_value, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, nested_namespace_cannot_remove_parent_value,
+	       NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0, ns_set_cap(NS_HOST, self->file, CAPS, 2, CAPS_HOST, 0));
 	ASSERT_EQ(0, ns_set_cap(NS_A, self->file, CAPS, 2, CAPS_A, 0));
@@ -266,7 +270,8 @@ TEST_F_TIMEOUT(nscaps, nested_namespace_cannot_remove_parent_value, NSCAPS_TIMEO
 	EXPECT_EQ(CAPS_HOST, ns_exec_permitted(NS_NESTED, self->file));
 }
 
-TEST_F_TIMEOUT(nscaps, namespace_without_root_mapping_cannot_write, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, namespace_without_root_mapping_cannot_write,
+	       NSCAPS_TIMEOUT)
 {
 	char list[256];
 	ssize_t len;
@@ -300,7 +305,8 @@ static void expect_caps_gone(struct __test_metadata *_metadata,
 	EXPECT_TRUE(grants_nothing_anywhere(path));
 }
 
-TEST_F_TIMEOUT(nscaps, write_clears_capabilities_in_every_namespace, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, write_clears_capabilities_in_every_namespace,
+	       NSCAPS_TIMEOUT)
 {
 	char byte;
 	int fd;
@@ -330,7 +336,7 @@ TEST_F_TIMEOUT(nscaps, truncate_clears_namespaced_capabilities, NSCAPS_TIMEOUT)
 	ASSERT_EQ(CAPS_B, ns_exec_permitted(NS_B, self->file));
 
 	ASSERT_EQ(0, stat(self->file, &st));
-	op.size = st.st_size;
+	op.length = st.st_size;
 	ASSERT_EQ(0, run_op(NS_A, &op));
 
 	expect_caps_gone(_metadata, self->file);
@@ -363,7 +369,8 @@ TEST_F_TIMEOUT(nscaps, namespace_caps_never_reach_outside, NSCAPS_TIMEOUT)
 	EXPECT_EQ(0, ns_exec_permitted(NS_HOST, self->file));
 }
 
-TEST_F_TIMEOUT(nscaps, idmapped_mount_gives_each_container_its_value, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, idmapped_mount_gives_each_container_its_value,
+	       NSCAPS_TIMEOUT)
 {
 	ASSERT_EQ(0,
 		  idmapped_mount(self->mnt, self->idmapped, "0 1000 65536\n"));

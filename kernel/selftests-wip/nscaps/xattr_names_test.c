@@ -79,7 +79,8 @@ TEST_F_TIMEOUT(nscaps, namespace_v3_write_lands_under_own_key, NSCAPS_TIMEOUT)
 		  ns_getxattr(NS_HOST, self->file, CAPS, NULL, 0, &len));
 }
 
-TEST_F_TIMEOUT(nscaps, host_sees_raw_names_namespaces_see_their_own, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, host_sees_raw_names_namespaces_see_their_own,
+	       NSCAPS_TIMEOUT)
 {
 	const char *const host_view[] = { CAPS, CAPS_KEY("1000"),
 					  CAPS_KEY("2000"), NULL };
@@ -116,7 +117,8 @@ TEST_F_TIMEOUT(nscaps, host_sees_raw_names_namespaces_see_their_own, NSCAPS_TIME
 	EXPECT_EQ(CAPS_B, ns_cap_permitted(NS_B, self->file, CAPS));
 }
 
-TEST_F_TIMEOUT(nscaps, removing_own_value_brings_host_value_back, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, removing_own_value_brings_host_value_back,
+	       NSCAPS_TIMEOUT)
 {
 	struct cap_value val;
 
@@ -352,7 +354,8 @@ TEST_F_TIMEOUT(nscaps, other_names_with_at_are_ordinary, NSCAPS_TIMEOUT)
 	EXPECT_EQ(-1, ns_value_len(NS_HOST, self->file, "user.b@uid=2000"));
 }
 
-TEST_F_TIMEOUT(nscaps, list_size_is_exact_and_small_buffer_gets_erange, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, list_size_is_exact_and_small_buffer_gets_erange,
+	       NSCAPS_TIMEOUT)
 {
 	const char *const a_view[] = {
 		"user.a",	  "user.b",	   "user.c", CAPS,
@@ -444,7 +447,8 @@ TEST_F_TIMEOUT(nscaps, wildcard_is_writable_by_host_root_only, NSCAPS_TIMEOUT)
 	EXPECT_EQ(-1, ns_value_len(NS_A, self->file, CAPS));
 }
 
-TEST_F_TIMEOUT(nscaps, selinux_label_set_in_namespace_stays_there, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, selinux_label_set_in_namespace_stays_there,
+	       NSCAPS_TIMEOUT)
 {
 	char buf[256];
 	ssize_t len;
@@ -481,7 +485,8 @@ TEST_F_TIMEOUT(nscaps, selinux_label_set_in_namespace_stays_there, NSCAPS_TIMEOU
 	EXPECT_STREQ(host_label, buf);
 }
 
-TEST_F_TIMEOUT(nscaps, file_owner_unmapped_refuses_namespace_writes, NSCAPS_TIMEOUT)
+TEST_F_TIMEOUT(nscaps, file_owner_unmapped_refuses_namespace_writes,
+	       NSCAPS_TIMEOUT)
 {
 	char path[PATH_MAX];
 	struct vfs_ns_cap_data cap;
