@@ -67,8 +67,8 @@
 #define NS_EXEC_UID 1
 
 /*
- * Each test forks a few hundred namespaced children: under QEMU without KVM
- * and with KASAN that can take more than the harness's default 30 s.
+ * Each test forks dozens of namespaced children and execs: under QEMU without
+ * KVM and with KASAN that can take longer than the harness's default 30 s.
  */
 #define NSCAPS_TIMEOUT 300
 
@@ -142,22 +142,6 @@ static int __maybe_unused write_file(const char *path, const char *buf)
 	if (close(fd) && !err)
 		err = errno;
 	return err;
-}
-
-static int __maybe_unused read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t len;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	len = read(fd, buf, size - 1);
-	close(fd);
-	if (len < 0)
-		return errno;
-	buf[len] = '\0';
-	return 0;
 }
 
 static bool __maybe_unused kernel_has_nscaps(void)
