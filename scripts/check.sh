@@ -50,6 +50,11 @@ if [ -f nscap/Makefile ]; then
 	make -C nscap -s all >/dev/null
 fi
 
+log "fuzz: smoke run of the kernel's parser and list rewriter (libFuzzer)"
+make -C fuzz -s smoke KSRC="${NSCAPS_KSRC:-$BUILD/kernel/fuzz-src}" >"$BUILD/check/fuzz-smoke.log" 2>&1 ||
+	echo "FAIL fuzz-smoke: make smoke failed (see $BUILD/check/fuzz-smoke.log)" >>"$results"
+python3 vm/results.py --tap "$BUILD/check/fuzz-smoke.log" fuzz-smoke >>"$results"
+
 # 2. The patched kernel and what runs in it.
 if [ -n "${NSCAPS_KSRC:-}" ]; then
 	kernel=$(bash scripts/kernel-build.sh patched "$variant" --src "$NSCAPS_KSRC")
@@ -66,6 +71,7 @@ dirs="capabilities mount_setattr"
 log "selftests: $dirs"
 bash scripts/selftests.sh "$ksrc" "$kout" "$stage" $dirs
 bash tests/guest/stage.sh "$stage"
+bash tests/hardening/stage.sh "$stage"
 case ${NSCAPS_PROVOKE:-} in
 fail) echo "provoked-failure|plain|echo 'failing on purpose (NSCAPS_PROVOKE=fail)'; false" >>"$stage/tests/list" ;;
 warn) echo "provoked-warn|plain|mount -t debugfs none /sys/kernel/debug && echo WARNING >/sys/kernel/debug/provoke-crash/DIRECT" >>"$stage/tests/list" ;;
