@@ -87,9 +87,9 @@ def main():
     today = datetime.date.today().isoformat()
     series = [p for p in a.series.split() if p.endswith('.patch')]
     md = []
-    md.append('Measured %s on commit %s; series: %d patch(es)%s.' % (
-        today, a.commit, len(series), (' (' + ', '.join(p[:4] for p in series) + ')') if series else '')
-        + ('' if a.series_file == 'kernel/series' else ', from %s, not kernel/series' % a.series_file))
+    md.append('Measured %s on commit %s; series: %d patch(es)%s%s.' % (
+        today, a.commit, len(series), (' (' + ', '.join(p[:4] for p in series) + ')') if series else '',
+        '' if a.series_file == 'kernel/series' else ', from %s, not kernel/series' % a.series_file))
     md.append('Kernels: stock = Debian linux-source-6.12; patched = same + kernel/series; '
               'both `test` config. QEMU TCG with `-icount shift=0`: 1 ns = 1 guest '
               'instruction, so the figures are instruction counts per call (no cache or '
@@ -165,7 +165,8 @@ def main():
         md.append('Allocations per call (alloc-twin kernels: same config plus SLUB_STATS, '
                   'SLUB_TINY off; sum of alloc_fastpath+alloc_slowpath over all slab caches, '
                   'and pgalloc_* pages, read before and after a loop, minus the reads\' own '
-                  'cost, least of 3 trials). set/remove are counted as one set+remove pair.')
+                  'cost, least of 3 trials). set/remove are counted as one set+remove pair. '
+                  '"none extra" allows 0.05 slab and 0.25 pages per call of noise.')
         md.append('')
         md.append('| operation | stock slab allocs/call | patched slab allocs/call | stock pages/call | patched pages/call | extra in patched | none extra |')
         md.append('|---|---|---|---|---|---|---|')
@@ -177,7 +178,9 @@ def main():
             needs = (pa['meta'].get(op) or {}).get('needs', '-')
             present = needs == '-' or pal['features'].get(needs, False)
             extra = (y[0] - x[0], y[1] - x[1])
-            ok = extra[0] < 0.05 and extra[1] < 0.05
+            # exec's page count moves by ~0.1-0.2 between loops (page
+            # tables, per-cpu page lists): pages need a whole 0.25 to count
+            ok = extra[0] < 0.05 and extra[1] < 0.25
             md.append('| %s | %.2f | %.2f | %.2f | %.2f | %+.2f slab, %+.2f pages | %s |' % (
                 op, x[0], y[0], x[1], y[1], extra[0], extra[1],
                 ('✓' if ok else '✗') + ('' if present else ' (feature missing: %s)' % needs)))
