@@ -10,6 +10,8 @@
  * -u UID   run as UID inside the namespace (default 0, its root; a
  *          non-root uid shows what file capabilities grant)
  * -n       also unshare the mount namespace
+ * -H       no new namespace: only switch to -u UID on the host (to show
+ *          what a host process gets from the same file)
  *
  * Exit status: the command's, or 125 when nsrun itself fails.
  */
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 static void fail(const char *what)
@@ -46,12 +49,12 @@ static void write_file(pid_t pid, const char *file, const char *text)
 int main(int argc, char **argv)
 {
 	char map[4096] = "";
-	int sync_pipe[2], opt, status, flags = CLONE_NEWUSER;
+	int sync_pipe[2], opt, status, flags = CLONE_NEWUSER, host = 0;
 	long uid = 0;
 	pid_t pid;
 	char c;
 
-	while ((opt = getopt(argc, argv, "+m:u:n")) != -1) {
+	while ((opt = getopt(argc, argv, "+m:u:nH")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (strlen(map) + strlen(optarg) + 2 > sizeof(map)) {
@@ -67,14 +70,24 @@ int main(int argc, char **argv)
 		case 'n':
 			flags |= CLONE_NEWNS;
 			break;
+		case 'H':
+			host = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: nsrun [-m MAP]... [-u UID] [-n] -- COMMAND [ARG]...\n");
+			fprintf(stderr, "usage: nsrun [-m MAP]... [-u UID] [-n] [-H] -- COMMAND [ARG]...\n");
 			return 125;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "nsrun: no command\n");
 		return 125;
+	}
+	if (host) {
+		if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+		    setresuid(uid, uid, uid))
+			fail("setresuid");
+		execvp(argv[optind], argv + optind);
+		fail(argv[optind]);
 	}
 	if (pipe2(sync_pipe, O_CLOEXEC))
 		fail("pipe");
