@@ -58,6 +58,53 @@ typedef int64_t s64;
 #define EXPORT_SYMBOL_GPL(s)
 #define EXPORT_SYMBOL_FOR_TESTS_ONLY(s)
 #define EXPORT_SYMBOL_IF_KUNIT(s)
+#define __uninitialized
+#define IS_ENABLED(c) 0	/* the only use: CONFIG_KMSAN */
+
+/* sprintf.h: lib/vsprintf.c's contract (no NUL, 0 if it does not fit) */
+static inline int num_to_str(char *buf, int size, unsigned long long num,
+			     unsigned int width)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%0*llu", (int)width, num);
+
+	if (n > size)
+		return 0;
+	memcpy(buf, tmp, n);
+	return n;
+}
+
+/* unaligned.h */
+#define get_unaligned(p)						\
+	({ __typeof__(*(p) + 0) __v; memcpy(&__v, (p), sizeof(__v)); __v; })
+
+/* asm/word-at-a-time.h: the little-endian generic version */
+struct word_at_a_time {
+	const unsigned long one_bits, high_bits;
+};
+#define REPEAT_BYTE(x) ((~0ul / 0xff) * (x))
+#define WORD_AT_A_TIME_CONSTANTS { REPEAT_BYTE(0x01), REPEAT_BYTE(0x80) }
+static inline unsigned long has_zero(unsigned long a, unsigned long *bits,
+				     const struct word_at_a_time *c)
+{
+	unsigned long mask = ((a - c->one_bits) & ~a) & c->high_bits;
+	*bits = mask;
+	return mask;
+}
+static inline unsigned long prep_zero_mask(unsigned long a, unsigned long bits,
+					   const struct word_at_a_time *c)
+{
+	return bits;
+}
+static inline unsigned long create_zero_mask(unsigned long bits)
+{
+	bits = (bits - 1) & ~bits;
+	return bits >> 7;
+}
+static inline unsigned long find_zero(unsigned long mask)
+{
+	return mask * 0x0001020304050608ul >> 56;
+}
 #define VISIBLE_IF_KUNIT static
 #define fs_initcall(f)
 #define late_initcall(f)
