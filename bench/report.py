@@ -76,6 +76,7 @@ def main():
     ap.add_argument('--rounds', default='?')
     ap.add_argument('--scale', default='1.0')
     ap.add_argument('--seconds', default='?')
+    ap.add_argument('--exec-boots', default='1')
     a = ap.parse_args()
     st = parse(os.path.join(a.runs, 'stock-time.txt'))
     pa = parse(os.path.join(a.runs, 'patched-time.txt'))
@@ -93,9 +94,10 @@ def main():
     md.append('Kernels: stock = Debian linux-source-6.12; patched = same + kernel/series; '
               'both `test` config. QEMU TCG with `-icount shift=0`: 1 ns = 1 guest '
               'instruction, so the figures are instruction counts per call (no cache or '
-              'memory effects). %s rounds per op, median [min-max]; ratio spread is '
-              'min(patched)/max(stock) to max(patched)/min(stock). Whole run: %ss.'
-              % (a.rounds, a.seconds))
+              'memory effects). %s rounds per op, median [min-max] (exec: the rounds of '
+              '%s boots of each kernel pooled, since its count moves between boots); ratio '
+              'spread is min(patched)/max(stock) to max(patched)/min(stock). Whole run: %ss.'
+              % (a.rounds, a.exec_boots, a.seconds))
     feats = ', '.join('%s %s' % (k, 'yes' if v else 'no') for k, v in sorted(pa['features'].items()))
     md.append('Features detected in the patched kernel: %s.' % feats)
     md.append('')

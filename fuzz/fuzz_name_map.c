@@ -10,8 +10,8 @@
  * Invariants, from design/semantics.md "What a caller C sees":
  *  - sysctl off, names outside "security.", ordinary names and
  *    fs-privileged callers: the name itself (or -EINVAL if malformed);
- *    the host's reads and removes: the name, unparsed, and
- *    xattr_user_ns_miss() turns their -ENODATA into -EINVAL if malformed;
+ *    the host's reads: the name, unparsed, and xattr_user_ns_miss() turns
+ *    their -ENODATA into -EINVAL if malformed;
  *  - malformed "<base>@..." names: -EINVAL for every caller and operation;
  *  - write/remove never reach the plain name or the wildcard from a
  *    namespace, and never key 0 (port-map.md §4.3); a write of "<base>"
@@ -79,9 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(r == name, "translated with the sysctl off or outside security.");
 		goto out;
 	}
-	if (op != XATTR_USER_NS_SET && c.caller == c.fs_ns && c.idmap == &nop_mnt_idmap) {
-		/* the host reads and removes names unparsed; a miss says EINVAL */
-		CHECK(r == name, "fs-privileged read/remove of \"%s\" translated", name);
+	if (op == XATTR_USER_NS_GET && c.caller == c.fs_ns && c.idmap == &nop_mnt_idmap) {
+		/* the host reads names unparsed; a miss says EINVAL */
+		CHECK(r == name, "fs-privileged read of \"%s\" translated", name);
 		CHECK(xattr_user_ns_miss(name, -ENODATA) == (pret ? -EINVAL : -ENODATA),
 		      "miss on \"%s\": wrong error", name);
 		CHECK(xattr_user_ns_miss(name, -ERANGE) == -ERANGE, "miss rewrote -ERANGE");
