@@ -166,6 +166,8 @@ static inline void decode_conf(struct input *in, struct nsconf *c)
 	c->sb.s_user_ns = c->fs_ns;
 	c->inode.i_sb = &c->sb;
 	c->inode.i_op = &nscaps_shim_iop;
+	c->inode.i_flags = 0;
+	c->sb.s_iflags = SB_I_XATTR_LOCAL;
 	c->dentry.d_sb = &c->sb;
 	c->dentry.d_inode = &c->inode;
 	nscaps_shim_current_ns = c->caller;

@@ -39,13 +39,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct nsconf c;
 	enum xattr_user_ns_op op;
 	const char *r;
-	char *name, *buf, *store;
+	char *name, *buf, *store, buf2[XATTR_USER_NS_NAME_MAX];
+	bool read;
 	size_t nl, sl;
 	uint32_t K;
 	int pret;
 
 	decode_conf(&in, &c);
-	op = (enum xattr_user_ns_op)(get8(&in) % 3);
+	op = (enum xattr_user_ns_op)(get8(&in) % 4);
 	nl = strnlen((const char *)in.p, in.n);
 	if (nl == 0 || nl > XATTR_NAME_MAX)
 		return -1;
@@ -67,6 +68,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	r = xattr_user_ns_map(c.idmap,
 			      &c.dentry, name, op, buf);
+	read = op == XATTR_USER_NS_GET || op == XATTR_USER_NS_GET_OWN;
+	if (read && !IS_ERR(r)) {
+		/* Again: the first read may have set the inode's hint. */
+		const char *r2 = xattr_user_ns_map(c.idmap, &c.dentry, name,
+						   op, buf2);
+
+		CHECK(!IS_ERR(r2) && !strcmp(r, r2),
+		      "second read of \"%s\" gives \"%s\", first \"%s\"", name,
+		      IS_ERR(r2) ? "(error)" : r2, r);
+	}
 
 	pret = ref_parse(name, nl, &n);
 	xattr_user_ns_init_ctx(&ctx, c.idmap, c.fs_ns, c.caller);
@@ -79,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(r == name, "translated with the sysctl off or outside security.");
 		goto out;
 	}
-	if (op == XATTR_USER_NS_GET && c.caller == c.fs_ns && c.idmap == &nop_mnt_idmap) {
+	if (read && c.caller == c.fs_ns && c.idmap == &nop_mnt_idmap) {
 		/* the host reads names unparsed; a miss says EINVAL */
 		CHECK(r == name, "fs-privileged read of \"%s\" translated", name);
 		CHECK(xattr_user_ns_miss(name, -ENODATA) == (pret ? -EINVAL : -ENODATA),
@@ -102,13 +113,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	switch (n.kind) {
 	case XATTR_USER_NS_WILDCARD:
-		if (op == XATTR_USER_NS_GET)
+		if (read)
 			CHECK(r == name, "wildcard read translated");
 		else
 			CHECK(r == ERR_PTR(-EPERM), "wildcard write/remove from a namespace not EPERM");
 		break;
 	case XATTR_USER_NS_PLAIN:
-		if (op != XATTR_USER_NS_GET) {
+		if (op == XATTR_USER_NS_GET_OWN && K != (uint32_t)-1) {
+			/* the caller's own key, unprobed */
+			CHECK(!IS_ERR(r), "own read failed (%ld)", PTR_ERR(r));
+			check_built(r, n.base, &p);
+			CHECK(p.kind == XATTR_USER_NS_KEY && p.key == K,
+			      "own read goes to \"%s\", not key %u", r, K);
+		} else if (!read) {
 			if (K == (uint32_t)-1) {
 				CHECK(r == ERR_PTR(op == XATTR_USER_NS_SET ? -EINVAL : -ENODATA),
 				      "no key: wrong error");
@@ -170,7 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	}
-	if (!IS_ERR(r) && op != XATTR_USER_NS_GET && r != name) {
+	if (!IS_ERR(r) && !read && r != name) {
 		CHECK(xattr_user_ns_parse(r, strlen(r), &p) == 0 &&
 		      p.kind == XATTR_USER_NS_KEY && p.key != 0,
 		      "write/remove from a namespace reaches \"%s\"", r);

@@ -31,6 +31,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(ret == 0 || ret == -EINVAL, "ret %d", ret);
 	CHECK(ret == rret, "ret %d, reference %d for \"%.*s\"", ret, rret,
 	      (int)size, name);
+	if (!memchr(name, '\0', size)) {
+		/* the one-pass parser of NUL-terminated names agrees */
+		struct xattr_user_ns_name one;
+		char *str = malloc(size + 1);
+
+		memcpy(str, name, size);
+		str[size] = '\0';
+		CHECK(xattr_user_ns_parse_name(str, &one) == ret,
+		      "parse_name disagrees on \"%s\"", str);
+		CHECK(ret || (one.kind == res.kind && one.base == res.base &&
+			      one.key == res.key),
+		      "parse_name result differs on \"%s\"", str);
+		free(str);
+	}
 	if (ret == 0) {
 		CHECK(res.kind == ref.kind, "kind %d, reference %d", res.kind, ref.kind);
 		if (res.kind != XATTR_USER_NS_ORDINARY) {
