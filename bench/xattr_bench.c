@@ -43,6 +43,7 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -678,6 +679,18 @@ int main(int argc, char **argv)
 {
 	struct utsname u;
 	int i, depths[] = { 0, 1, 4, 16 };
+
+	/*
+	 * Without address space randomization: fork() copies the page tables
+	 * of this process, and how many a random layout needs moves the page
+	 * count of an exec by one page from run to run, on either kernel.
+	 */
+	if (!(personality(0xffffffff) & ADDR_NO_RANDOMIZE) &&
+	    personality(ADDR_NO_RANDOMIZE) != -1) {
+		execv("/proc/self/exe", argv);
+		perror("re-exec without ASLR");
+		return 1;
+	}
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
