@@ -3,6 +3,8 @@
 # The project's test command: installs packages, builds the patched kernel,
 # its selftests and the tools, boots the kernel in QEMU, runs everything and
 # prints one closing line "N passed, N failed, N skipped". Exit 1 on any failure.
+# Two more kernels from the same tree are only compiled and linked, never
+# booted: overlayfs as a module, and CONFIG_XATTR_USER_NS=n.
 #
 # Environment:
 #   NSCAPS_VARIANT=debug|test  kernel config to boot (default debug: KASAN,
@@ -64,6 +66,33 @@ else
 	ksrc=$BUILD/kernel/src-patched
 fi
 kout=$BUILD/kernel/out-patched-$variant
+
+# Builds that only have to compile and link, from the same tree; nothing
+# boots them. overlayfs as a module (modpost checks what overlay.ko needs
+# from the series is exported; CONFIG_SECURITY=n), and the series with
+# CONFIG_XATTR_USER_NS=n (the callers link against the header's stubs).
+log "compile-only builds: overlayfs as a module, CONFIG_XATTR_USER_NS=n"
+for b in modules:overlay-module nofeature:xattr-user-ns-off; do
+	v=${b%%:*}
+	name=${b#*:}
+	blog=$BUILD/check/build-$v.log
+	if bash scripts/kernel-build.sh patched "$v" --src "$ksrc" >/dev/null 2>"$blog"; then
+		echo "PASS build:$name" >>"$results"
+	else
+		# The first compiler, linker or modpost error, and how many.
+		errs=$(grep -E 'error:|undefined reference|ERROR:' "$blog" |
+			grep -v '^error: kernel build failed' || true)
+		why=${errs%%$'\n'*}
+		n=$(grep -c . <<<"$errs" || true)
+		if [ -z "$why" ]; then
+			why=$(tail -1 "$blog")
+		elif [ "$n" -gt 1 ]; then
+			why="$why (and $((n - 1)) more)"
+		fi
+		echo "FAIL build:$name: $why; see $blog" >>"$results"
+	fi
+done
+
 stage=$BUILD/check/stage
 mkdir -p "$stage/tests"
 dirs="capabilities mount_setattr"

@@ -4,6 +4,10 @@
 #   kernel-build.sh KIND VARIANT [--src DIR]
 # KIND:    patched (Debian source + kernel/series) | stock (Debian source only)
 # VARIANT: test | debug | bench   (kernel/config/*.config fragments)
+#          modules | nofeature      compile-only builds, never booted:
+#            modules   overlayfs as a module (builds bzImage and modules,
+#                      so modpost checks the series' exports)
+#            nofeature the series with CONFIG_XATTR_USER_NS=n (patched only)
 # --src DIR builds an existing tree instead (e.g. the work tree build/linux).
 # Prints the path of the bzImage on stdout.
 . "$(dirname "$0")/lib.sh"
@@ -16,17 +20,23 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option $1" ;;
 	esac
 done
-case $kind in patched|stock) ;; *) die "usage: $0 patched|stock test|debug|bench [--src DIR]" ;; esac
+case $kind in patched|stock) ;; *) die "usage: $0 patched|stock test|debug|bench|modules|nofeature [--src DIR]" ;; esac
 
 cfg=$NSCAPS_ROOT/kernel/config
 case $variant in
 test)  frags="base test" ;;
 debug) frags="base test debug" ;;
 bench) frags="base test" ;;
-*) die "unknown variant '$variant' (test|debug|bench)" ;;
+modules) frags="base modules" ;;
+nofeature) frags="base nofeature" ;;
+*) die "unknown variant '$variant' (test|debug|bench|modules|nofeature)" ;;
 esac
-# Options that exist only with the series applied.
-[ "$kind" = patched ] && frags="$frags nscaps"
+targets=bzImage
+[ "$variant" = modules ] && targets="bzImage modules"
+# Options that exist only with the series applied (nofeature turns them off).
+if [ "$kind" = patched ] && [ "$variant" != nofeature ]; then
+	frags="$frags nscaps"
+fi
 
 if [ -z "$src" ]; then
 	src=$BUILD/kernel/src-$kind
@@ -65,8 +75,10 @@ done
 [ $bad = 0 ] || die "kernel config for $kind/$variant lost requested options (see above)"
 
 log "building $kind/$variant in $out"
-if ! kmake bzImage >"$out/build.log" 2>&1; then
-	grep -E 'error|Error' "$out/build.log" | head -40 >&2
+# shellcheck disable=SC2086
+if ! kmake $targets >"$out/build.log" 2>&1; then
+	# Compiler and linker errors, modpost's undefined symbols, make's.
+	grep -E 'error:|undefined reference|ERROR:|\*\*\*' "$out/build.log" | head -40 >&2
 	die "kernel build failed ($kind/$variant): see $out/build.log"
 fi
 echo "$out/arch/x86/boot/bzImage"

@@ -9,6 +9,11 @@ struct user_namespace init_user_ns = {
 };
 struct user_namespace *nscaps_shim_current_ns = &init_user_ns;
 struct mnt_idmap nop_mnt_idmap;
+/*
+ * fs.xattr_user_ns: the kernel keeps it in a static key (kshim.h).  Weak:
+ * a series from before the static key defines it in fs/xattr_user_ns.c.
+ */
+__attribute__((weak)) int sysctl_xattr_user_ns = 1;
 struct mnt_idmap invalid_mnt_idmap;
 
 const char *nscaps_shim_store;

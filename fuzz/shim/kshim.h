@@ -110,6 +110,19 @@ static inline unsigned long find_zero(unsigned long mask)
 #define late_initcall(f)
 #define module_init(f)
 
+/*
+ * jump_label.h: the one static key, fs.xattr_user_ns, reads the integer the
+ * harness sets (kshim.c), as the sysctl's handler would flip it.
+ */
+extern int sysctl_xattr_user_ns;
+struct static_key_true {
+	int unused;
+};
+#define DEFINE_STATIC_KEY_TRUE(name) struct static_key_true name
+#define DECLARE_STATIC_KEY_TRUE(name) extern struct static_key_true name
+#define static_branch_likely(key) ((void)(key), READ_ONCE(sysctl_xattr_user_ns) != 0)
+#define static_key_enabled(key) static_branch_likely(key)
+
 /* build_bug.h */
 #define __nscaps_static_assert(expr, msg, ...) _Static_assert(expr, msg)
 #define static_assert(expr, ...) __nscaps_static_assert(expr, ##__VA_ARGS__, #expr)
