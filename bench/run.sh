@@ -20,7 +20,13 @@
 # BENCH_ALLOC (1; 0 skips the allocation kernels), BENCH_REBUILD (1; 0 boots
 # the images already in $BENCH_BUILD/kernel, built with the series of then),
 # BENCH_SERIES (a series file to use instead of kernel/series, e.g. to leave
-# out a patch that does not build), BENCH_BUILD.
+# out a patch that does not build), BENCH_KSRC (a kernel tree to build as the
+# patched kernel instead, e.g. a work tree of scripts/worktree.sh), BENCH_OUT
+# (where the table goes, bench/results by default), BENCH_BUILD.
+#
+# The FUSE row (write_fuse_host) runs the nscaps_fuse helper of the patched
+# tree's selftests (tools/testing/selftests/filesystems/nscaps/nscaps_fuse.c),
+# built static against that tree's uapi headers, in both guests.
 root=$(cd "$(dirname "$0")/.." && pwd)
 export NSCAPS_BUILD=${BENCH_BUILD:-$root/build/bench}
 . "$root/scripts/lib.sh"
@@ -30,14 +36,22 @@ exec_boots=${BENCH_EXEC_BOOTS:-3}
 scale=${BENCH_SCALE:-0.5}
 rebuild=${BENCH_REBUILD:-1}
 alloc=${BENCH_ALLOC:-1}
+ksrc=${BENCH_KSRC:-}
+[ -z "$ksrc" ] || ksrc=$(cd "$ksrc" && pwd)
 [ "$rounds" -ge 5 ] || die "BENCH_ROUNDS must be at least 5"
 start=$(date +%s)
 runs=$BUILD/runs
 mkdir -p "$runs"
 
+# src_of KIND: the source tree the KIND kernels are built from.
+src_of() {
+	if [ "$1" = patched ] && [ -n "$ksrc" ]; then echo "$ksrc"; else echo "$BUILD/kernel/src-$1"; fi
+}
+
 # build_alloc KIND: the allocation-counting twin of out-KIND-test.
 build_alloc() {
-	local kind=$1 src=$BUILD/kernel/src-$1 base=$BUILD/kernel/out-$1-test
+	local kind=$1 src base=$BUILD/kernel/out-$1-test
+	src=$(src_of "$kind")
 	local out=$BUILD/kernel/out-$1-alloc opt
 	mkdir -p "$out"
 	cp "$base/.config" "$out/.config"
@@ -60,7 +74,13 @@ declare -A bz
 for kind in stock patched; do
 	if [ "$rebuild" = 1 ]; then
 		# the series the patched images get (recorded for BENCH_REBUILD=0)
-		if [ $kind = patched ] && [ -n "${BENCH_SERIES:-}" ]; then
+		if [ $kind = patched ] && [ -n "$ksrc" ]; then
+			# a work tree: its commits since nscaps-base, named as format-patch names them
+			log "patched kernel from the tree $ksrc instead of kernel/series"
+			git -C "$ksrc" log --reverse --format=%f nscaps-base..HEAD |
+				awk '{ printf "%04d-%s.patch\n", NR, substr($0, 1, 52) }' >"$rec"
+			bz[$kind-test]=$(bash "$root/scripts/kernel-build.sh" patched test --src "$ksrc")
+		elif [ $kind = patched ] && [ -n "${BENCH_SERIES:-}" ]; then
 			# a series file other than kernel/series (patches from kernel/patches)
 			log "patched kernel from $BENCH_SERIES instead of kernel/series"
 			SERIES_FILE=$BENCH_SERIES series_patches >"$rec"
@@ -90,6 +110,18 @@ done
 series=$( [ -f "$rec" ] && tr '\n' ' ' <"$rec" || echo unknown)
 log "kernels built in $(( $(date +%s) - start ))s; series: ${series:-<empty>}"
 
+# The FUSE server of the patched tree's selftests, against its uapi headers.
+fuse_src=$(src_of patched)/tools/testing/selftests/filesystems/nscaps/nscaps_fuse.c
+fuse_bin=$BUILD/nscaps_fuse
+rm -f "$fuse_bin"
+if [ -f "$fuse_src" ]; then
+	make -C "$(src_of patched)" O="$BUILD/kernel/out-patched-test" ARCH=x86_64 -s headers >/dev/null
+	gcc -O2 -Wall -Werror -static -isystem "$BUILD/kernel/out-patched-test/usr/include" \
+		-o "$fuse_bin" "$fuse_src"
+else
+	log "warning: no $fuse_src in the patched tree: write_fuse_host will fail"
+fi
+
 # The guest programs: static, so the initramfs needs no libraries for them.
 for mode in time alloc exec; do
 	stage=$BUILD/stage-$mode
@@ -98,6 +130,7 @@ for mode in time alloc exec; do
 	gcc -O2 -Wall -Wextra -Werror -static -o "$stage/usr/local/bin/xattr_bench" "$root/bench/xattr_bench.c"
 	gcc -O2 -Wall -Wextra -Werror -static -nostdlib -fno-stack-protector \
 		-o "$stage/usr/local/bin/capexit" "$root/bench/capexit.c"
+	if [ -f "$fuse_bin" ]; then cp "$fuse_bin" "$stage/usr/local/bin/nscaps_fuse"; fi
 	args="--rounds $rounds --scale $scale"
 	[ $mode = alloc ] && args="--alloc --scale $scale"
 	if [ $mode = exec ]; then
@@ -136,7 +169,8 @@ fi
 
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$root" diff --quiet HEAD -- kernel 2>/dev/null || commit="$commit+dirty-kernel"
-mkdir -p "$root/bench/results"
-python3 "$root/bench/report.py" --runs "$runs" --out "$root/bench/results" \
-	--commit "$commit" --series "$series" --series-file "${BENCH_SERIES:-kernel/series}" --rounds "$rounds" --scale "$scale" --exec-boots "$exec_boots" \
+out=${BENCH_OUT:-$root/bench/results}
+mkdir -p "$out"
+python3 "$root/bench/report.py" --runs "$runs" --out "$out" \
+	--commit "$commit" --series "$series" --series-file "${ksrc:-${BENCH_SERIES:-kernel/series}}" --rounds "$rounds" --scale "$scale" --exec-boots "$exec_boots" \
 	--seconds $(( $(date +%s) - start ))

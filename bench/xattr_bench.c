@@ -7,7 +7,8 @@
  * it needs as host root, then times each operation of issue 6, from the host
  * and from nested user namespaces it creates itself.
  *
- *   xattr_bench [--rounds R] [--scale F] [--alloc] [--exe PATH] [--only OP]
+ *   xattr_bench [--rounds R] [--scale F] [--alloc] [--exe PATH] [--fuse PATH]
+ *               [--only OP]
  *
  * Output, one fact a line (bench/report.py reads them back):
  *   kernel=<release> version=<uname -v>
@@ -22,6 +23,14 @@
  * k is host uid 1000*k (its key K), every level has a distinct root, and host
  * uids 16000..100999 are mapped at every depth (the files belong to 20000).
  *
+ * FUSE: the nscaps_fuse helper of the kernel's selftests (--fuse, a static
+ * binary: a FUSE server without any xattr operation, hence without SB_NOSEC,
+ * so that every write() asks killpriv whether the file has capabilities)
+ * serves fuse/ below the tmpfs; write_fuse_host writes one byte to its file.
+ * write_fusex_host does the same on fusex/, the same server with --xattrs
+ * (it answers getxattr and listxattr, storing no name), for what killpriv
+ * costs on a server that has xattrs.
+ *
  * Timing: CLOCK_MONOTONIC around a loop of n calls.  Run the guest with
  * qemu -icount shift=0 and the clock counts guest instructions (1 ns each).
  * Allocation: with a SLUB_STATS kernel, the sum of alloc_fastpath and
@@ -34,6 +43,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +69,8 @@ static int rounds = 7;
 static double scale = 1.0;
 static int alloc_mode;
 static const char *exe = "/usr/local/bin/capexit";
+static const char *fuse_server = "/usr/local/bin/nscaps_fuse";
+static pid_t fuse_pids[2] = { -1, -1 };
 static const char *only;
 static char listbuf[LISTBUF];
 
@@ -153,6 +165,62 @@ static void copyexe(const char *f)
 	close(out);
 }
 
+static const char *const fuse_dirs[2] = { "fuse", "fusex" };
+
+/* Mounts FUSE server i on fuse_dirs[i] (its file: <dir>/file). */
+static void start_fuse(int i)
+{
+	const char *dir = fuse_dirs[i];
+	int ready[2];
+	char buf[8];
+	ssize_t n;
+	pid_t pid;
+
+	if (mkdir(dir, 0755) || pipe(ready)) {
+		printf("setup-error %s mkdir/pipe errno=%d (%s)\n", dir, errno,
+		       strerror(errno));
+		setup_errors++;
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char *argv[4] = { (char *)fuse_server };
+		int a = 1;
+
+		if (i)
+			argv[a++] = "--xattrs";
+		argv[a] = (char *)dir;
+		close(ready[0]);
+		dup2(ready[1], STDOUT_FILENO);
+		execv(fuse_server, argv);
+		_exit(127);
+	}
+	close(ready[1]);
+	n = read(ready[0], buf, sizeof(buf));
+	close(ready[0]);
+	if (pid < 0 || n != 6 || memcmp(buf, "ready\n", 6)) {
+		printf("setup-error %s server=%s did not start\n", dir, fuse_server);
+		setup_errors++;
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		return;
+	}
+	fuse_pids[i] = pid;
+}
+
+static void stop_fuse(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (fuse_pids[i] < 0)
+			continue;
+		umount2(fuse_dirs[i], MNT_DETACH);
+		kill(fuse_pids[i], SIGTERM);
+		waitpid(fuse_pids[i], NULL, 0);
+	}
+}
+
 static void setup(void)
 {
 	int d;
@@ -217,6 +285,9 @@ static void setup(void)
 	set_key("pl", 1, bit_for_key(1));
 	copyexe("pe");
 	set_key("pe", 1, CAP_NET_RAW);
+	/* write(): a file without capabilities on a FUSE filesystem */
+	start_fuse(0);
+	start_fuse(1);
 }
 
 /* ----------------------------------------------------------- namespaces */
@@ -427,7 +498,7 @@ static void read_counters(unsigned long long *slab, unsigned long long *pages)
 
 /* ------------------------------------------------------------------ ops */
 
-enum kind { GET, LIST, SET, REMOVE, EXEC };
+enum kind { GET, LIST, SET, REMOVE, EXEC, WRITE };
 
 struct op {
 	const char *name;
@@ -445,6 +516,8 @@ static const struct op ops[] = {
 	{ "list_host_100",       0,  NULL,    LIST, "l100",  NULL, 600 },
 	{ "list_host_1000",      0,  NULL,    LIST, "l1000", NULL, 80 },
 	{ "exec_host",           0,  NULL,    EXEC, "eh",  NULL, 40 },
+	{ "write_fuse_host",     0,  NULL,    WRITE, "fuse/file", NULL, 1500 },
+	{ "write_fusex_host",    0,  NULL,    WRITE, "fusex/file", NULL, 1500 },
 	{ "get_user_ns_d1",      1,  NULL,    GET,  "u",   "user.bench.name.0000", 3000 },
 	{ "get_ns_own_d1",       1,  "read",  GET,  "o1",  CAPS, 3000 },
 	{ "get_ns_fallback_d1",  1,  "read",  GET,  "p",   CAPS, 3000 },
@@ -539,6 +612,18 @@ static void outcome(const struct op *o, char *out, size_t len)
 		snprintf(out, len, WIFEXITED(st) && WEXITSTATUS(st) != 127 ?
 			 "ok" : "exec-failed");
 		break;
+	case WRITE:
+		r = open(o->file, O_WRONLY);
+		if (r < 0) {
+			snprintf(out, len, "open-err:%d", errno);
+			break;
+		}
+		if (pwrite(r, "x", 1, 0) == 1)
+			snprintf(out, len, "ok");
+		else
+			snprintf(out, len, "err:%d", errno);
+		close(r);
+		break;
 	}
 }
 
@@ -589,6 +674,15 @@ static double loop(const struct op *o, int n)
 			waitpid(pid, &st, 0);
 		}
 		return (now_ns() - t0) / n;
+	case WRITE:
+		/* one byte rewritten in place: the page stays cached */
+		st = open(o->file, O_WRONLY);
+		t0 = now_ns();
+		for (i = 0; i < n; i++)
+			pwrite(st, "x", 1, 0);
+		t1 = now_ns();
+		close(st);
+		return (t1 - t0) / n;
 	}
 	return 0;
 }
@@ -699,12 +793,14 @@ int main(int argc, char **argv)
 			scale = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--exe") && i + 1 < argc)
 			exe = argv[++i];
+		else if (!strcmp(argv[i], "--fuse") && i + 1 < argc)
+			fuse_server = argv[++i];
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--alloc"))
 			alloc_mode = 1;
 		else {
-			fprintf(stderr, "usage: %s [--rounds R] [--scale F] [--alloc] [--exe PATH] [--only OP]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--rounds R] [--scale F] [--alloc] [--exe PATH] [--fuse PATH] [--only OP]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -759,6 +855,7 @@ int main(int argc, char **argv)
 		if (!WIFEXITED(st) || WEXITSTATUS(st))
 			printf("group depth=%d failed status=0x%x\n", depths[i], st);
 	}
+	stop_fuse();
 	if (chdir("..") == 0)
 		umount2("m", MNT_DETACH);
 	printf("guest_ms=%.0f\n", (now_ns() - t_start) / 1e6);

@@ -187,6 +187,56 @@ static inline uint32_t ref_key(const struct nsconf *c, struct user_namespace *ns
 	return from_kuid(c->fs_ns, k);
 }
 
+/* Reference: the caller is outside the filesystem's namespace. */
+static inline bool ref_outside(const struct nsconf *c)
+{
+	return !in_userns(c->fs_ns, c->caller);
+}
+
+/*
+ * Reference: the key of the level the wildcard serves (the innermost level
+ * of the walk with a key; none outside fs_ns, none at a key-0 level, none
+ * for a level whose root is the host's), or -1 (semantics.md: "wildcard and
+ * keyless contexts").
+ */
+static inline uint32_t ref_wild_key(const struct nsconf *c, uint32_t K)
+{
+	struct user_namespace *ns = c->caller;
+
+	if (K == 0 || ref_outside(c))
+		return (uint32_t)-1;
+	for (;;) {
+		uint32_t k = ns == c->caller ? K : ref_key(c, ns, 0);
+
+		if (k == 0)
+			return (uint32_t)-1;
+		if (k != (uint32_t)-1)
+			return uid_eq(make_kuid(ns, 0), GLOBAL_ROOT_UID) ? (uint32_t)-1 : k;
+		if (ns == c->fs_ns || ns == &init_user_ns || !ns->parent)
+			return (uint32_t)-1;
+		ns = ns->parent;
+	}
+}
+
+/* Reference: a keyless caller (semantics.md: Terms), K its own key. */
+static inline bool ref_keyless(const struct nsconf *c, uint32_t K)
+{
+	struct user_namespace *ns = c->caller;
+
+	if (K == 0)
+		return false;
+	if (ref_outside(c))
+		return true;
+	if (K != (uint32_t)-1)
+		return false;
+	while (ns != c->fs_ns && ns != &init_user_ns && ns->parent) {
+		ns = ns->parent;
+		if (ref_key(c, ns, 0) != (uint32_t)-1)
+			return false;
+	}
+	return true;
+}
+
 /* Reference grammar (semantics.md, "Raw names on disk") */
 static inline int ref_parse(const char *s, size_t len, struct xattr_user_ns_name *r)
 {

@@ -194,8 +194,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct user_namespace *ns = c.caller;
 
 			snprintf(name, sizeof(name), "%s@uid", base);
-			readable |= list_has(raw, rawlen, name);
-			for (;;) {
+			if (ref_wild_key(&c, ctx.key) != (uint32_t)-1)
+				readable |= list_has(raw, rawlen, name);
+			/* outside fs_ns no level is walked */
+			for (; !ref_outside(&c);) {
 				uint32_t k = ref_key(&c, ns, 0);
 
 				if (ns == c.caller)
