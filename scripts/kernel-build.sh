@@ -4,10 +4,11 @@
 #   kernel-build.sh KIND VARIANT [--src DIR]
 # KIND:    patched (Debian source + kernel/series) | stock (Debian source only)
 # VARIANT: test | debug | bench   (kernel/config/*.config fragments)
-#          modules | nofeature      compile-only builds, never booted:
-#            modules   overlayfs as a module (builds bzImage and modules,
-#                      so modpost checks the series' exports)
-#            nofeature the series with CONFIG_XATTR_USER_NS=n (patched only)
+#          modules | nofeature | nosecurity   compile-only builds, never booted:
+#            modules    overlayfs and FUSE as modules (builds bzImage and
+#                       modules, so modpost checks the series' exports)
+#            nofeature  the series with CONFIG_XATTR_USER_NS=n (patched only)
+#            nosecurity CONFIG_SECURITY=n
 # --src DIR builds an existing tree instead (e.g. the work tree build/linux).
 # Prints the path of the bzImage on stdout.
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +21,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option $1" ;;
 	esac
 done
-case $kind in patched|stock) ;; *) die "usage: $0 patched|stock test|debug|bench|modules|nofeature [--src DIR]" ;; esac
+case $kind in patched|stock) ;; *) die "usage: $0 patched|stock test|debug|bench|modules|nofeature|nosecurity [--src DIR]" ;; esac
 
 cfg=$NSCAPS_ROOT/kernel/config
 case $variant in
@@ -29,7 +30,8 @@ debug) frags="base test debug" ;;
 bench) frags="base test" ;;
 modules) frags="base modules" ;;
 nofeature) frags="base nofeature" ;;
-*) die "unknown variant '$variant' (test|debug|bench|modules|nofeature)" ;;
+nosecurity) frags="base nosecurity" ;;
+*) die "unknown variant '$variant' (test|debug|bench|modules|nofeature|nosecurity)" ;;
 esac
 targets=bzImage
 [ "$variant" = modules ] && targets="bzImage modules"
