@@ -7,6 +7,7 @@ pkgs=(
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio
 	qemu-system-x86 busybox-static e2fsprogs
 	libcap-dev libcap2-bin libcap-ng-dev attr mandoc
+	tar rsync coreutils
 	clang llvm libclang-rt-14-dev
 )
 missing=()

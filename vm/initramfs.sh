@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Pack the guest's initramfs: busybox, the guest init, Debian's xattr and
-# capability tools (with their shared libraries) and a staged test directory.
+# capability tools, GNU tar, rsync and GNU cp (with their shared libraries)
+# and a staged test directory. The GNU programs sit at Debian's paths
+# (/usr/bin/tar, /usr/bin/rsync, /usr/bin/cp), ahead of busybox's applets in
+# /bin on the guest's PATH; tests name them by absolute path.
 #   initramfs.sh STAGE OUT.cpio.gz
 # STAGE holds tests/list ("name|kind|command" lines, kind tap or plain) and the
 # files the commands use; it is copied to / in the guest.
@@ -29,12 +32,15 @@ add_elf() {
 		cp -L "$lib" "$root$lib"
 	done
 }
-for p in getfattr setfattr getcap setcap capsh mke2fs debugfs; do
+for p in getfattr setfattr getcap setcap capsh mke2fs debugfs tar rsync cp; do
 	f=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$p") || die "$p not found (run scripts/deps.sh)"
 	add_elf "$f"
 done
 ln -s "$(PATH=/usr/sbin:/sbin command -v mke2fs)" "$root/sbin/mkfs.ext4"
 cp /etc/mke2fs.conf "$root/etc/"
+# libattr (cp --preserve=xattr) reads which names to skip from here; without
+# it the guest's cp would not behave as Debian's.
+cp /etc/xattr.conf "$root/etc/"
 # glibc dlopen()s libgcc_s for pthread_exit and cancellation.
 mkdir -p "$root/lib/x86_64-linux-gnu"
 cp -L /lib/x86_64-linux-gnu/libgcc_s.so.1 "$root/lib/x86_64-linux-gnu/"

@@ -14,3 +14,8 @@ if [ -x "$root/nscap/build/nscap" ]; then
 	fi
 fi
 gcc -O2 -Wall -Wextra -Werror -o "$stage/usr/local/bin/nsrun" "$root/vm/tools/nsrun.c"
+mkdir -p "$stage/usr/local/lib"
+gcc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$stage/usr/local/lib/socketpair-pipe.so" \
+	"$root/tests/guest/socketpair-pipe.c" -ldl
+cp "$root/tests/guest/tools-archive.sh" "$stage/tests/tools-archive.sh"
+echo "tools-archive|tap|sh /tests/tools-archive.sh" >>"$stage/tests/list"
