@@ -170,9 +170,13 @@ static void test_encode(void)
 			.rootid = rev == 3 ? 4294967294u : 0,
 		}, out;
 
+		/* Field by field: the struct's padding is not part of a value. */
 		n = nscap_fcaps_encode(&in, buf, sizeof(buf));
 		ok(n > 0 && nscap_fcaps_decode(buf, (size_t)n, &out) == 0 &&
-		   memcmp(&in, &out, sizeof(in)) == 0, "encode: v%u round trip", rev);
+		   out.revision == in.revision && out.effective == in.effective &&
+		   out.permitted == in.permitted &&
+		   out.inheritable == in.inheritable && out.rootid == in.rootid,
+		   "encode: v%u round trip", rev);
 	}
 	c = (struct nscap_fcaps){ .revision = 1, .permitted = 1ull << 40 };
 	ok(nscap_fcaps_encode(&c, buf, sizeof(buf)) == NSCAP_FCAPS_ERANGE,
