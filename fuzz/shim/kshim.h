@@ -415,7 +415,10 @@ static inline void inode_set_flags(struct inode *inode, unsigned int flags,
 	inode->i_flags = (inode->i_flags & ~mask) | flags;
 }
 extern const struct inode_operations nscaps_shim_iop;
+/* d_flags: the harness's objects are never stacked (no DCACHE_OP_REAL). */
+#define DCACHE_OP_REAL 0x04000000
 struct dentry {
+	unsigned int d_flags;
 	struct super_block *d_sb;
 	struct inode *d_inode;
 };
