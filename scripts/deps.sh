@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Install everything the build, the VM and the tests need on Debian 12.
+#   deps.sh [PACKAGE...]   also installs the given packages (scripts that
+#                          need more than the test command, e.g. make-deb.sh)
 set -euo pipefail
 pkgs=(
 	make gcc libc6-dev git patch xz-utils ccache python3 perl
@@ -9,6 +11,7 @@ pkgs=(
 	libcap-dev libcap2-bin libcap-ng-dev attr mandoc
 	tar rsync coreutils
 	clang llvm libclang-rt-14-dev
+	"$@"
 )
 missing=()
 for p in "${pkgs[@]}"; do
