@@ -3,9 +3,11 @@
 # The project's test command: installs packages, builds the patched kernel,
 # its selftests and the tools, boots the kernel in QEMU, runs everything and
 # prints one closing line "N passed, N failed, N skipped". Exit 1 on any failure.
-# Three more kernels from the same tree are only compiled and linked, never
-# booted (overlayfs and FUSE as modules, CONFIG_XATTR_USER_NS=n,
-# CONFIG_SECURITY=n), while the guest runs: QEMU's TCG uses one core.
+# Beside the guest (QEMU's TCG uses one core) the LSM guest's kernel builds
+# (Debian's LSM stack, AppArmor, SELinux, IMA, EVM, audit, overlayfs and FUSE
+# as modules; booted twice after the main guest, tests/guest/lsm/), then
+# three kernels that are only compiled and linked, never booted (overlayfs
+# and FUSE as modules, CONFIG_XATTR_USER_NS=n, CONFIG_SECURITY=n).
 #
 # Environment:
 #   NSCAPS_VARIANT=debug|test  kernel config to boot (default debug: KASAN,
@@ -74,32 +76,38 @@ kout=$BUILD/kernel/out-patched-$variant
 # from the series is exported), the series with CONFIG_XATTR_USER_NS=n (the
 # callers link against the header's stubs), and CONFIG_SECURITY=n. They run
 # beside the guest, which keeps one core busy; their lines are added after.
-compile_only() {
-	local b v name blog errs why n
-	for b in modules:modules nofeature:xattr-user-ns-off nosecurity:security-off; do
-		v=${b%%:*}
-		name=${b#*:}
-		blog=$BUILD/check/build-$v.log
-		if bash scripts/kernel-build.sh patched "$v" --src "$ksrc" >/dev/null 2>"$blog"; then
-			echo "PASS build:$name"
-		else
-			# The first compiler, linker or modpost error, and how many.
-			errs=$(grep -E 'error:|undefined reference|ERROR:' "$blog" |
-				grep -v '^error: kernel build failed' || true)
-			why=${errs%%$'\n'*}
-			n=$(grep -c . <<<"$errs" || true)
-			if [ -z "$why" ]; then
-				why=$(tail -1 "$blog")
-			elif [ "$n" -gt 1 ]; then
-				why="$why (and $((n - 1)) more)"
-			fi
-			echo "FAIL build:$name: $why; see $blog"
+# build_one NAME VARIANT: build VARIANT from the same tree; one PASS or FAIL
+# line (the first compiler, linker or modpost error, and how many).
+build_one() {
+	local name=$1 v=$2 blog=$BUILD/check/build-$2.log errs why n
+	if bash scripts/kernel-build.sh patched "$v" --src "$ksrc" >/dev/null 2>"$blog"; then
+		echo "PASS build:$name"
+	else
+		errs=$(grep -E 'error:|undefined reference|ERROR:' "$blog" |
+			grep -v '^error: kernel build failed' || true)
+		why=${errs%%$'\n'*}
+		n=$(grep -c . <<<"$errs" || true)
+		if [ -z "$why" ]; then
+			why=$(tail -1 "$blog")
+		elif [ "$n" -gt 1 ]; then
+			why="$why (and $((n - 1)) more)"
 		fi
-	done
+		echo "FAIL build:$name: $why; see $blog"
+	fi
 }
-log "compile-only builds, beside the guest: overlayfs and FUSE as modules, CONFIG_XATTR_USER_NS=n, CONFIG_SECURITY=n"
+# The LSM guest's kernel first (it boots after the main guest), then the
+# compile-only builds.
+lsm_ready=$BUILD/check/lsm-built
+beside_guest() {
+	build_one lsm lsm
+	touch "$lsm_ready"
+	build_one modules modules
+	build_one xattr-user-ns-off nofeature
+	build_one security-off nosecurity
+}
+log "beside the guest: the LSM guest's kernel, then compile-only builds: overlayfs and FUSE as modules, CONFIG_XATTR_USER_NS=n, CONFIG_SECURITY=n"
 builds_results=$BUILD/check/results-builds.txt
-compile_only >"$builds_results" 2>&1 &
+beside_guest >"$builds_results" 2>&1 &
 builds_pid=$!
 trap 'kill "$builds_pid" 2>/dev/null || true' EXIT
 
@@ -121,16 +129,44 @@ mem=1024
 [ "$variant" = debug ] && mem=2048
 bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem $mem --timeout 2400
 t_guest=$(date +%s)
+
+# The LSM guest (issue 13, part 3): Debian's LSM stack, booted twice, as
+# AppArmor and SELinux are exclusive: the default order (AppArmor: the nscaps
+# kselftests, audit, modprobe, fuse-overlayfs), then lsm= with SELinux.
+while [ ! -e "$lsm_ready" ] && kill -0 "$builds_pid" 2>/dev/null; do sleep 5; done
+log "LSM guest kernel ready $(($(date +%s) - t_guest)) s after the main guest"
+lsm_results=$BUILD/check/results-lsm.txt
+: >"$lsm_results"
+if grep -q '^PASS build:lsm' "$builds_results"; then
+	lkout=$BUILD/kernel/out-patched-lsm
+	lstage=$BUILD/check/stage-lsm
+	if bash tests/guest/lsm/stage.sh "$lkout" "$stage" "$lstage" 2>"$BUILD/check/stage-lsm.log"; then
+		bash vm/run.sh "$lkout/arch/x86/boot/bzImage" "$lstage" "$BUILD/check/vm-apparmor" --timeout 1500
+		python3 vm/results.py "$BUILD/check/vm-apparmor/console.log" --prefix lsm-apparmor >>"$lsm_results"
+		# Debian's order without apparmor: selinux is then the first exclusive LSM.
+		order=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$lkout/debian-lsm.config" | sed 's/apparmor,//')
+		bash vm/run.sh "$lkout/arch/x86/boot/bzImage" "$lstage" "$BUILD/check/vm-selinux" --timeout 900 \
+			--append "lsm=$order nscaps.list=/tests/list-selinux"
+		python3 vm/results.py "$BUILD/check/vm-selinux/console.log" --prefix lsm-selinux >>"$lsm_results"
+	else
+		echo "FAIL lsm-guest: staging failed: $(tail -1 "$BUILD/check/stage-lsm.log")" >>"$lsm_results"
+	fi
+else
+	echo "FAIL lsm-guest: its kernel did not build (see $BUILD/check/build-lsm.log)" >>"$lsm_results"
+fi
+t_lsm=$(date +%s)
+log "LSM guest done in $((t_lsm - t_guest)) s"
 wait "$builds_pid" || true
 trap - EXIT
-log "compile-only builds done $(($(date +%s) - t_guest)) s after the guest"
+log "builds beside the guests done $(($(date +%s) - t_lsm)) s after the LSM guest"
 if grep -q '^\(PASS\|FAIL\) build:' "$builds_results"; then
 	grep '^\(PASS\|FAIL\) build:' "$builds_results" >>"$results"
 fi
-[ "$(grep -c '^\(PASS\|FAIL\) build:' "$builds_results")" = 3 ] ||
-	echo "FAIL build: the compile-only builds did not all report (see $builds_results)" >>"$results"
+[ "$(grep -c '^\(PASS\|FAIL\) build:' "$builds_results")" = 4 ] ||
+	echo "FAIL build: the builds beside the guest did not all report (see $builds_results)" >>"$results"
 kunit=$(cat kernel/kunit-suites 2>/dev/null | sed 's/#.*//' | xargs)
 python3 vm/results.py "$BUILD/check/vm/console.log" --expect-kunit $kunit >>"$results"
+cat "$lsm_results" >>"$results"
 
 # 3. One summary.
 echo

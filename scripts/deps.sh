@@ -11,6 +11,9 @@ pkgs=(
 	libcap-dev libcap2-bin libcap-ng-dev attr mandoc
 	tar rsync coreutils
 	clang llvm libclang-rt-14-dev
+	# The LSM guest: Debian's LSM order, the SELinux policy compiler,
+	# modules.dep, and the tools its checks run.
+	linux-config-6.12 checkpolicy kmod auditd fuse-overlayfs fuse3 keyutils
 	"$@"
 )
 missing=()

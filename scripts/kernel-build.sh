@@ -9,6 +9,10 @@
 #                       modules, so modpost checks the series' exports)
 #            nofeature  the series with CONFIG_XATTR_USER_NS=n (patched only)
 #            nosecurity CONFIG_SECURITY=n
+#          lsm       booted by the LSM guest: Debian's LSM order (from
+#                    linux-config-6.12), AppArmor, SELinux, IMA, EVM, audit,
+#                    overlayfs and FUSE as modules, installed into
+#                    OUT/modules (modules_install)
 # --src DIR builds an existing tree instead (e.g. the work tree build/linux).
 # Prints the path of the bzImage on stdout.
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +25,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option $1" ;;
 	esac
 done
-case $kind in patched|stock) ;; *) die "usage: $0 patched|stock test|debug|bench|modules|nofeature|nosecurity [--src DIR]" ;; esac
+case $kind in patched|stock) ;; *) die "usage: $0 patched|stock test|debug|bench|modules|nofeature|nosecurity|lsm [--src DIR]" ;; esac
 
 cfg=$NSCAPS_ROOT/kernel/config
 case $variant in
@@ -31,12 +35,14 @@ bench) frags="base test" ;;
 modules) frags="base modules" ;;
 nofeature) frags="base nofeature" ;;
 nosecurity) frags="base nosecurity" ;;
-*) die "unknown variant '$variant' (test|debug|bench|modules|nofeature|nosecurity)" ;;
+lsm) frags="base lsm debian-lsm" ;;
+*) die "unknown variant '$variant' (test|debug|bench|modules|nofeature|nosecurity|lsm)" ;;
 esac
 targets=bzImage
-[ "$variant" = modules ] && targets="bzImage modules"
-# Options that exist only with the series applied (nofeature turns them off).
-if [ "$kind" = patched ] && [ "$variant" != nofeature ]; then
+case $variant in modules|lsm) targets="bzImage modules" ;; esac
+# Options that exist only with the series applied (nofeature turns them off;
+# lsm sets CONFIG_XATTR_USER_NS itself, without the KUnit test).
+if [ "$kind" = patched ] && [ "$variant" != nofeature ] && [ "$variant" != lsm ]; then
 	frags="$frags nscaps"
 fi
 
@@ -54,9 +60,20 @@ kmake() { make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" "$@";
 
 log "configuring $kind/$variant: tinyconfig + $frags"
 kmake -s tinyconfig >/dev/null
+if [ "$variant" = lsm ]; then
+	# Debian's LSM order, verbatim, as a fragment of its own.
+	debcfg=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+	[ -f "$debcfg" ] || die "$debcfg missing (run scripts/deps.sh)"
+	xzcat "$debcfg" | grep '^CONFIG_LSM=' >"$out/debian-lsm.config" ||
+		die "no CONFIG_LSM in $debcfg"
+fi
 set --
 for f in $frags; do
-	[ -f "$cfg/$f.config" ] && set -- "$@" "$cfg/$f.config"
+	if [ -f "$cfg/$f.config" ]; then
+		set -- "$@" "$cfg/$f.config"
+	elif [ -f "$out/$f.config" ]; then
+		set -- "$@" "$out/$f.config"
+	fi
 done
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >"$out/merge.log" 2>&1
 kmake -s olddefconfig >/dev/null
@@ -82,5 +99,11 @@ if ! kmake $targets >"$out/build.log" 2>&1; then
 	# Compiler and linker errors, modpost's undefined symbols, make's.
 	grep -E 'error:|undefined reference|ERROR:|\*\*\*' "$out/build.log" | head -40 >&2
 	die "kernel build failed ($kind/$variant): see $out/build.log"
+fi
+if [ "$variant" = lsm ]; then
+	# The guest's /lib/modules/RELEASE, for modprobe (vm/initramfs.sh --modules).
+	rm -rf "$out/modules"
+	kmake -s modules_install INSTALL_MOD_PATH="$out/modules" >>"$out/build.log" 2>&1 ||
+		die "modules_install failed ($kind/$variant): see $out/build.log"
 fi
 echo "$out/arch/x86/boot/bzImage"

@@ -11,6 +11,10 @@ mount -t tmpfs tmp /tmp
 echo "NSCAPS-GUEST-START $(uname -r)"
 timeout=$(sed -n 's/.*nscaps.timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
 : "${timeout:=600}"
+# nscaps.list=FILE: another list of the same initramfs (the LSM guest's
+# SELinux boot).
+list=$(sed -n 's/.*nscaps.list=\([^ ]*\).*/\1/p' /proc/cmdline)
+: "${list:=/tests/list}"
 while IFS='|' read -r name kind cmd; do
 	case $name in ''|'#'*) continue ;; esac
 	echo "NSCAPS-BEGIN $name $kind"
@@ -20,7 +24,7 @@ while IFS='|' read -r name kind cmd; do
 	rc=$?
 	rm -rf "$work"
 	echo "NSCAPS-END $name rc=$rc"
-done </tests/list
+done <"$list"
 echo "NSCAPS-GUEST-DONE"
 sync
 reboot -f
