@@ -79,9 +79,10 @@ kout=$BUILD/kernel/out-patched-$variant
 # build_one NAME VARIANT: build VARIANT from the same tree; one PASS or FAIL
 # line (the first compiler, linker or modpost error, and how many).
 build_one() {
-	local name=$1 v=$2 blog=$BUILD/check/build-$2.log errs why n
+	local name=$1 v=$2 blog=$BUILD/check/build-$2.log errs why n t=$(date +%s)
 	if bash scripts/kernel-build.sh patched "$v" --src "$ksrc" >/dev/null 2>"$blog"; then
 		echo "PASS build:$name"
+		echo "== build:$name took $(($(date +%s) - t)) s" >&2
 	else
 		errs=$(grep -E 'error:|undefined reference|ERROR:' "$blog" |
 			grep -v '^error: kernel build failed' || true)

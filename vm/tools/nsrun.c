@@ -11,7 +11,8 @@
  *          non-root uid shows what file capabilities grant)
  * -n       also unshare the mount namespace
  * -H       no new namespace: only switch to -u UID on the host (to show
- *          what a host process gets from the same file)
+ *          what a host process gets from the same file), or in the
+ *          namespace nsrun runs in
  *
  * Exit status: the command's, or 125 when nsrun itself fails.
  */
@@ -83,8 +84,12 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	if (host) {
-		if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-		    setresuid(uid, uid, uid))
+		/*
+		 * Inside a namespace nsrun made, setgroups is denied (EPERM):
+		 * the groups stay as they are, the uid and gid still change.
+		 */
+		if ((setgroups(0, NULL) && errno != EPERM) ||
+		    setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
 			fail("setresuid");
 		execvp(argv[optind], argv + optind);
 		fail(argv[optind]);

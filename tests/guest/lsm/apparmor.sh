@@ -5,7 +5,7 @@
 # The nscaps kselftests then run under it. TAP on stdout.
 set -u
 . /tests/lsm/tap.sh
-mountpoint -q /sys/kernel/security || mount -t securityfs none /sys/kernel/security
+grep -q ' /sys/kernel/security ' /proc/mounts || mount -t securityfs none /sys/kernel/security
 lsms=$(cat /sys/kernel/security/lsm)
 echo "# /sys/kernel/security/lsm: $lsms"
 for l in capability landlock lockdown yama apparmor ima evm; do

@@ -54,6 +54,7 @@ rc=$?
 [ $rc = 0 ] || sed 's/^/# mount: /' "$O/mount.log"
 is "A mounts fuse-overlayfs over the image and unmounts it" $rc 0
 echo "# $(cat "$O/mounts" 2>/dev/null)"
+head -2 "$O/bin.cur" | sed 's/^/# exec of bin: /'
 is "exec of bin through it by uid 1000 of A gets the wildcard's cap_net_raw" \
 	"$(sed -n 's/^Current: //p' "$O/bin.cur")" "cap_net_raw=ep"
 is "A's getcap through it reads the wildcard's cap_net_raw" "$(cat "$O/bin.getcap")" "$M/bin cap_net_raw=ep"

@@ -15,24 +15,24 @@ set -u
 . /tests/lsm/tap.sh
 POLICY=/etc/nscaps-selinux/policy
 X=user_u:object_r:x_t Y=user_u:object_r:y_t R=user_u:base_r:reader_t
-LS=/usr/bin/ls CHCON=/usr/bin/chcon
+# Debian's tools by absolute path (busybox's applets come first otherwise).
+LS=/usr/bin/ls CHCON=/usr/bin/chcon RUNCON=/usr/bin/runcon CAT=/usr/bin/cat MKE2FS=/usr/sbin/mke2fs
 base=${TMPDIR:?}/selinux
 mkdir -p "$base/mnt" && cd "$base" || exit 1
 m=$base/mnt
 trap 'umount "$m" 2>/dev/null' EXIT
 
-# as_reader CMD...: run CMD in the domain reader_t (what runcon does: the
-# next exec's context via /proc/self/attr/exec)
-as_reader() { sh -c "echo $R >/proc/self/attr/exec && exec \"\$@\"" sh "$@"; }
+# as_reader CMD...: run CMD in the domain reader_t
+as_reader() { $RUNCON "$R" "$@"; }
 # reads FILE: reader_t can read FILE
-reads() { as_reader cat "$1" >/dev/null 2>&1; }
+reads() { as_reader $CAT "$1" >/dev/null 2>&1; }
 lsz() { $LS -Z "$1" | cut -d' ' -f1; }
 # nslabel MAP FILE: security.selinux as root of a namespace with MAP reads it
 nslabel() { nsrun -m "$1" -- getfattr --absolute-names --only-values -h -n security.selinux "$2" 2>&1 | tr -d '\000'; }
 
-mountpoint -q /sys/kernel/security || mount -t securityfs none /sys/kernel/security
+grep -q ' /sys/kernel/security ' /proc/mounts || mount -t securityfs none /sys/kernel/security
 mkdir -p /sys/fs/selinux
-mountpoint -q /sys/fs/selinux || mount -t selinuxfs none /sys/fs/selinux
+grep -q ' /sys/fs/selinux ' /proc/mounts || mount -t selinuxfs none /sys/fs/selinux
 echo "# LSMs: $(cat /sys/kernel/security/lsm)"
 case ,$(cat /sys/kernel/security/lsm), in
 *,selinux,*) pass "SELinux is an active LSM (/sys/kernel/security/lsm)" ;;
@@ -44,11 +44,11 @@ dd if=$POLICY of=/sys/fs/selinux/load bs=4M 2>/dev/null && pass "$desc" || bail 
 echo 1 >/sys/fs/selinux/enforce
 is "SELinux enforcing" "$(cat /sys/fs/selinux/enforce)" 1
 is "this shell runs in base_t" "$(tr -d '\000' </proc/self/attr/current)" "user_u:base_r:base_t"
-is "as_reader runs in reader_t" "$(as_reader cat /proc/self/attr/current | tr -d '\000')" "$R"
+is "as_reader runs in reader_t" "$(as_reader $CAT /proc/self/attr/current | tr -d '\000')" "$R"
 
 # ext4 with labels; f labelled y_t (reader_t denied), g x_t (reader_t allowed)
 dd if=/dev/zero of=img bs=1M count=8 2>/dev/null
-mke2fs -q -t ext4 img && mount -o loop img "$m" || bail "ext4 image mounted"
+$MKE2FS -q -t ext4 img && mount -o loop img "$m" || bail "ext4 image mounted"
 echo secret >"$m/f"
 echo open >"$m/g"
 chown 100000:100000 "$m/f" "$m/g"

@@ -19,9 +19,9 @@ mkdir -p "$stage/tests/lsm" "$stage/usr/local/bin" "$stage/usr/bin" "$stage/sbin
 cp -a "$kout/modules/lib" "$stage/"
 cp "$main/usr/local/bin/nsrun" "$stage/usr/local/bin/"
 cp -a "$main/kselftest/filesystems/nscaps" "$stage/kselftest/filesystems/"
-# Debian's tools the checks use (initramfs.sh adds their libraries): GNU ls
-# and chcon with SELinux support, auditctl, fuse-overlayfs.
-cp /usr/bin/ls /usr/bin/chcon /usr/bin/fuse-overlayfs "$stage/usr/bin/"
+# Debian's tools the checks use (initramfs.sh adds their libraries): GNU ls,
+# chcon, runcon (SELinux-aware) and cat, auditctl, fuse-overlayfs.
+cp /usr/bin/ls /usr/bin/chcon /usr/bin/runcon /usr/bin/cat /usr/bin/fuse-overlayfs "$stage/usr/bin/"
 cp /sbin/auditctl "$stage/sbin/"
 cp "$here"/tap.sh "$here"/apparmor.sh "$here"/audit.sh "$here"/fuse-overlayfs.sh \
 	"$here"/selinux.sh "$stage/tests/lsm/"
@@ -56,6 +56,10 @@ while ! checkpolicy -c 33 -o "$stage/etc/nscaps-selinux/policy" "$tmp/policy.con
 	echo "== SELinux policy: checkpolicy does not know policy capability $cap, left out" >&2
 	sed -i "/^policycap $cap;$/d" "$tmp/policy.conf"
 done
+
+# libselinux (runcon) treats SELinux as enabled only with a config file.
+mkdir -p "$stage/etc/selinux"
+printf 'SELINUX=enforcing\nSELINUXTYPE=nscaps\n' >"$stage/etc/selinux/config"
 
 {
 	echo "modprobe-overlay|plain|modprobe overlay && grep '^overlay ' /proc/modules"
