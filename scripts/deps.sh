@@ -14,6 +14,7 @@ pkgs=(
 	# The LSM guest: Debian's LSM order, the SELinux policy compiler,
 	# modules.dep, and the tools its checks run.
 	linux-config-6.12 checkpolicy kmod auditd fuse-overlayfs fuse3 keyutils
+	ima-evm-utils
 	"$@"
 )
 missing=()

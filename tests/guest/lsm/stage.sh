@@ -23,8 +23,10 @@ cp -a "$main/kselftest/filesystems/nscaps" "$stage/kselftest/filesystems/"
 # chcon, runcon (SELinux-aware) and cat, auditctl, fuse-overlayfs.
 cp /usr/bin/ls /usr/bin/chcon /usr/bin/runcon /usr/bin/cat /usr/bin/fuse-overlayfs "$stage/usr/bin/"
 cp /sbin/auditctl "$stage/sbin/"
+# keyctl and evmctl for the EVM check (its HMAC key, security.ima hashes).
+cp /usr/bin/keyctl /usr/bin/evmctl "$stage/usr/bin/"
 cp "$here"/tap.sh "$here"/apparmor.sh "$here"/audit.sh "$here"/fuse-overlayfs.sh \
-	"$here"/selinux.sh "$stage/tests/lsm/"
+	"$here"/selinux.sh "$here"/evm.sh "$stage/tests/lsm/"
 
 # The SELinux policy: the kernel's own dummy policy (mdp, built with the
 # kernel: every class and permission this kernel knows, all allowed to
@@ -67,8 +69,9 @@ printf 'SELINUX=enforcing\nSELINUXTYPE=nscaps\n' >"$stage/etc/selinux/config"
 	echo "apparmor|tap|sh /tests/lsm/apparmor.sh"
 	echo "audit|tap|sh /tests/lsm/audit.sh"
 	echo "fuse-overlayfs|tap|sh /tests/lsm/fuse-overlayfs.sh"
-	# EVM (issue 13, part 3) goes here once the series protects
-	# security.capability@uid* under EVM.
 	grep '^filesystems-nscaps-' "$main/tests/list"
+	# Last: it loads EVM's HMAC key and an IMA policy (the boot has
+	# evm=fix, see check.sh).
+	echo "evm|tap|sh /tests/lsm/evm.sh"
 } >"$stage/tests/list"
 echo "selinux|tap|sh /tests/lsm/selinux.sh" >"$stage/tests/list-selinux"
