@@ -11,8 +11,11 @@
 # image, evmctl gives each binary its security.ima hash, and the kernel keeps
 # each security.evm HMAC. Then the image is edited offline with debugfs, the
 # way an attacker with the disk would: the plain value changed, a namespace's
-# value changed, one added, one moved to another namespace's key. Exec
-# appraisal must refuse every edited binary and run the untouched one.
+# value changed, one added, one moved to another namespace's key, and one
+# split (the container's 24-byte value cut to its first 4 bytes, the other
+# 20 written as the plain value: a valid v2 value for the host, with the
+# same bytes in the same order). Exec appraisal must refuse every edited
+# binary and run the untouched one.
 #
 # EVM_STOCK=1 (a stock 6.12 kernel, same config): the plain edit is refused
 # as on the patched kernel; a stock kernel knows no namespaced names, so
@@ -62,11 +65,11 @@ setcap cap_sys_admin+ep "$base/v" && getfattr --only-values -n security.capabili
 check "capability values prepared" test -s "$base/cap" -a -s "$base/edit"
 
 # One binary per case, busybox as "true", each in a directory of its own.
-for d in control plain ns nsadd nsmove unhashed; do
+for d in control plain ns nsadd nsmove split unhashed; do
 	mkdir "$m/$d" && cp /bin/busybox "$m/$d/true"
 done
 check "host root sets a plain value" setcap cap_net_raw+ep "$m/plain/true"
-chown -R 100000:100000 "$m/ns" "$m/nsmove"
+chown -R 100000:100000 "$m/ns" "$m/nsmove" "$m/split"
 for d in ns nsmove; do
 	check "container root sets its value on $d" nsrun -m "$A" -- setcap cap_net_raw+ep "$m/$d/true"
 done
@@ -80,7 +83,22 @@ if [ "$stock" = 1 ]; then
 fi
 check "the container's value is stored under its key" \
 	getfattr -n security.capability@uid=100000 "$m/ns/true"
-for d in control plain ns nsadd nsmove; do
+# The split case: the container sends a v3 value whose data words, read
+# from the second word on, form a v2 value with the effective bit and
+# every permitted capability of word 0 (0x02000001, 0xffffffff, ...).
+if [ "$stock" = 1 ]; then
+	check "host root writes the crafted value as stored on split (stock)" \
+		setfattr -n security.capability@uid=100000 -v 0x0100000301000002ffffffff00000000ff010000a0860100 "$m/split/true"
+else
+	check "container root sets a crafted value on split" nsrun -m "$A" -- \
+		setfattr -n security.capability -v 0x0100000301000002ffffffff00000000ff01000000000000 "$m/split/true"
+fi
+getfattr --only-values -n security.capability@uid=100000 "$m/split/true" >"$base/split" 2>/dev/null
+head -c 4 "$base/split" >"$base/split.key"
+tail -c +5 "$base/split" >"$base/split.plain"
+check "split's stored value is 24 bytes, its tail a v2 header" \
+	sh -c "[ \$(wc -c <'$base/split') = 24 ] && [ \$(head -c 4 '$base/split.plain' | xxd -p) = 01000002 ]"
+for d in control plain ns nsadd nsmove split; do
 	check "evmctl ima_hash $d" evmctl ima_hash "$m/$d/true"
 	check "$d has a security.evm HMAC" getfattr -n security.evm "$m/$d/true"
 done
@@ -98,7 +116,7 @@ refused() {
 }
 remount() { umount "$m" && mount -o loop "$img" "$m"; }
 check "remounted" remount || bail "remount failed"
-for d in control plain ns nsadd nsmove; do
+for d in control plain ns nsadd nsmove split; do
 	check "before the edit: $d runs" runs "$d"
 done
 check "appraisal is on: a binary without security.ima is refused" refused unhashed
@@ -111,6 +129,8 @@ ea_set -f $base/edit /ns/true security.capability@uid=100000
 ea_set -f $base/cap /nsadd/true security.capability@uid=100000
 ea_rm /nsmove/true security.capability@uid=100000
 ea_set -f $base/cap /nsmove/true security.capability@uid=200000
+ea_set -f $base/split.key /split/true security.capability@uid=100000
+ea_set -f $base/split.plain /split/true security.capability
 EOC
 check "debugfs edits the image" sh -c "/usr/sbin/debugfs -w -f '$base/edit.cmds' '$img' >'$base/debugfs.log' 2>&1"
 /usr/sbin/debugfs -R "ea_list /nsmove/true" "$img" 2>/dev/null | grep -q 'capability@uid=200000' ||
@@ -119,6 +139,7 @@ mount -o loop "$img" "$m" || bail "mount after the edit failed"
 
 check "untouched binary still runs" runs control
 check "plain value changed offline: exec refused" refused plain
+check "namespaced value split into a plain value offline: exec refused" refused split
 if [ "$stock" = 1 ]; then
 	# What the series fixes: stock protects no namespaced name.
 	check "stock: namespaced value changed offline: exec not refused" runs ns
