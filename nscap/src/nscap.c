@@ -329,6 +329,8 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		" %1$s [options] restore [-n] <dumpfile>\n"
 		" %1$s [options] convert --to-uid [--format v2|v3] [-f] <file>...\n"
 		" %1$s [options] convert --to-plain (--uid <K> | --wildcard) [--strip] <file>...\n"
+		" %1$s [options] convert --to-wildcard [--uid <K>] [-f] <file>...\n"
+		" %1$s [options] convert --from-wildcard [--uid <K>] [--format v2|v3] [-f] <file>...\n"
 		" %1$s [options] status\n"
 		"\n"
 		"Manage file capabilities that differ per user namespace\n"
@@ -342,7 +344,8 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		" verify    compare a value with <caps>, like setcap -v\n"
 		" dump      print values in `getfattr -d -m - -e hex' format\n"
 		" restore   write the values of a dump (also read by setfattr --restore)\n"
-		" convert   plain v3 rootid K -> @uid=K, or key K's value -> plain v2\n"
+		" convert   plain v3 rootid K -> @uid=K, key K's value -> plain v2,\n"
+		"           the plain value or key K's -> the wildcard, and back\n"
 		" status    report whether the kernel supports namespaced xattrs\n"
 		"\n"
 		"Options:\n"
@@ -356,8 +359,9 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		"     --absolute-names  dump: keep a leading '/' in paths\n"
 		" -a, --all             dump: every name, not only security.capability*;\n"
 		"                       remove: every security.capability* name\n"
-		"     --format v2|v3    revision to write (set --uid, convert --to-uid: v3)\n"
-		" -f, --force           convert: overwrite an existing @uid=K value\n"
+		"     --format v2|v3    revision to write (set --uid, convert --to-uid,\n"
+		"                       convert --from-wildcard --uid: v3)\n"
+		" -f, --force           convert: overwrite an existing destination value\n"
 		" -q, --quiet           no Hint: lines\n"
 		"\n"
 		" -h, --help            display this help\n"
@@ -391,6 +395,8 @@ enum {
 	OPT_FORMAT = CHAR_MAX + 1,
 	OPT_TO_UID,
 	OPT_TO_PLAIN,
+	OPT_TO_WILDCARD,
+	OPT_FROM_WILDCARD,
 	OPT_STRIP,
 	OPT_ABSOLUTE,
 };
@@ -400,7 +406,7 @@ enum {
  */
 struct cmdopts {
 	bool has_uid, wildcard, recursive, rootid, all, dry_run, force, strip;
-	bool absolute, to_uid, to_plain, nofollow;
+	bool absolute, to_uid, to_plain, to_wildcard, from_wildcard, nofollow;
 	uint32_t uid;
 	unsigned int format; /* 0: default */
 };
@@ -420,6 +426,8 @@ static void parse_cmd(int argc, char **argv, const char *shortopts,
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "to-uid", no_argument, NULL, OPT_TO_UID },
 		{ "to-plain", no_argument, NULL, OPT_TO_PLAIN },
+		{ "to-wildcard", no_argument, NULL, OPT_TO_WILDCARD },
+		{ "from-wildcard", no_argument, NULL, OPT_FROM_WILDCARD },
 		{ "strip", no_argument, NULL, OPT_STRIP },
 		{ "absolute-names", no_argument, NULL, OPT_ABSOLUTE },
 		{ "no-dereference", no_argument, NULL, 'P' },
@@ -461,6 +469,8 @@ static void parse_cmd(int argc, char **argv, const char *shortopts,
 			break;
 		case OPT_TO_UID: o->to_uid = true; break;
 		case OPT_TO_PLAIN: o->to_plain = true; break;
+		case OPT_TO_WILDCARD: o->to_wildcard = true; break;
+		case OPT_FROM_WILDCARD: o->from_wildcard = true; break;
 		case OPT_STRIP: o->strip = true; break;
 		case OPT_ABSOLUTE: o->absolute = true; break;
 		case 'h': usage(stdout, EXIT_OK);
@@ -977,11 +987,35 @@ static int cmd_restore(int argc, char **argv)
 
 /* ---- convert ------------------------------------------------------------ */
 
+/*
+ * Write @c under @dst, then remove @src: the value moves, and is never absent
+ * in between. An existing @dst is kept (exit 1) unless @force.
+ */
+static int move_value(const char *path, const char *src, const struct target *dst,
+		      const struct nscap_fcaps *c, bool force)
+{
+	unsigned char probe[1];
+
+	if (!force) {
+		if (getxattr(path, dst->name, probe, 0) >= 0) {
+			fprintf(stderr, "%s: %s: %s: already exists; use "
+				"--force to overwrite it\n", progname, path, dst->name);
+			return 1;
+		}
+		if (errno != ENODATA) {
+			file_error(path, dst->name, errno);
+			return 1;
+		}
+	}
+	if (write_fcaps(path, dst, c))
+		return 1;
+	return remove_name(path, src, false);
+}
+
 static int convert_to_uid(const char *path, const struct cmdopts *o)
 {
 	struct nscap_fcaps c;
 	struct target t;
-	unsigned char probe[1];
 	int r = read_fcaps(path, NSCAP_XATTR_CAPS, &c, true);
 
 	if (r == -ENODATA) {
@@ -997,25 +1031,39 @@ static int convert_to_uid(const char *path, const struct cmdopts *o)
 		return 1;
 	}
 	target_init(&t, NSCAP_NAME_UID, c.rootid);
-	if (!o->force) {
-		if (getxattr(path, t.name, probe, 0) >= 0) {
-			fprintf(stderr, "%s: %s: %s: already exists; use "
-				"--force to overwrite it\n", progname, path, t.name);
-			return 1;
-		}
-		if (errno != ENODATA) {
-			file_error(path, t.name, errno);
-			return 1;
-		}
-	}
 	if (o->format == 2) {
 		c.revision = 2;
 		c.rootid = 0;
 	}
-	/* Write the new value before the old one goes. */
-	if (write_fcaps(path, &t, &c))
+	return move_value(path, NSCAP_XATTR_CAPS, &t, &c, o->force);
+}
+
+/*
+ * --to-wildcard moves @src (the plain value, or key K's) to the wildcard, as
+ * v2: it then applies in every namespace without a value of its own, never
+ * on the host. --from-wildcard moves the wildcard back to @dst (the plain
+ * value as v2, or key K's as v3 with rootid K, or v2 with --format v2).
+ */
+static int convert_wildcard(const char *path, const struct cmdopts *o,
+			    const struct target *src, const struct target *dst)
+{
+	struct nscap_fcaps c;
+	int r = read_fcaps(path, src->name, &c, true);
+
+	if (r == -ENODATA) {
+		file_error(path, src->name, ENODATA);
 		return 1;
-	return remove_name(path, NSCAP_XATTR_CAPS, false);
+	}
+	if (r)
+		return 1;
+	if (dst->kind == NSCAP_NAME_UID && o->format != 2) {
+		c.revision = 3;
+		c.rootid = dst->uid;
+	} else {
+		c.revision = 2;
+		c.rootid = 0;
+	}
+	return move_value(path, src->name, dst, &c, o->force);
 }
 
 static int convert_to_plain(const char *path, const struct cmdopts *o,
@@ -1054,27 +1102,47 @@ static int convert_to_plain(const char *path, const struct cmdopts *o,
 static int cmd_convert(int argc, char **argv)
 {
 	struct cmdopts o;
-	struct target src;
+	struct target src, dst, wild, key;
 	int status = EXIT_OK;
 
 	parse_cmd(argc, argv, "u:wfqhV", &o);
 	need_files(argv[0], argc, 1);
-	if (o.to_uid == o.to_plain)
-		bad_usage("convert: give exactly one of --to-uid and --to-plain");
+	if (o.to_uid + o.to_plain + o.to_wildcard + o.from_wildcard != 1)
+		bad_usage("convert: give exactly one of --to-uid, --to-plain, "
+			  "--to-wildcard and --from-wildcard");
+	target_init(&wild, NSCAP_NAME_WILDCARD, 0);
+	target_from_opts(&o, &key);
 	if (o.to_uid) {
 		only("convert --to-uid", o.has_uid || o.wildcard,
 		     "--uid/--wildcard (K is the value's rootid)");
 		only("convert --to-uid", o.strip, "--strip");
-	} else {
+	} else if (o.to_plain) {
 		if (!o.has_uid && !o.wildcard)
 			bad_usage("convert --to-plain: needs --uid K or --wildcard");
 		only("convert --to-plain", o.format != 0, "--format (always v2)");
 		only("convert --to-plain", o.force, "--force");
-		target_from_opts(&o, &src);
+		src = key;
+	} else {
+		const char *cmd = o.to_wildcard ? "convert --to-wildcard"
+						: "convert --from-wildcard";
+
+		only(cmd, o.wildcard, "--wildcard");
+		only(cmd, o.strip, "--strip");
+		only(cmd, o.to_wildcard && o.format != 0, "--format (always v2)");
+		only(cmd, o.format == 3 && !o.has_uid,
+		     "--format v3 without --uid (the plain value is v2)");
+		src = o.to_wildcard ? key : wild;
+		dst = o.to_wildcard ? wild : key;
 	}
 	for (int i = optind; i < argc; i++) {
-		int r = o.to_uid ? convert_to_uid(argv[i], &o)
-				 : convert_to_plain(argv[i], &o, &src);
+		int r;
+
+		if (o.to_uid)
+			r = convert_to_uid(argv[i], &o);
+		else if (o.to_plain)
+			r = convert_to_plain(argv[i], &o, &src);
+		else
+			r = convert_wildcard(argv[i], &o, &src, &dst);
 		if (r)
 			status = EXIT_FAIL;
 	}

@@ -61,6 +61,14 @@ run convert --to-plain "$T/none"
 ok "convert --to-plain without key: exit 2" test "$rc" -eq 2
 run convert --to-uid --uid 5 "$T/none"
 ok "convert --to-uid with --uid: exit 2" test "$rc" -eq 2
+run convert --to-wildcard --wildcard "$T/none"
+ok "convert --to-wildcard --wildcard: exit 2" test "$rc" -eq 2
+run convert --to-wildcard --format v3 "$T/none"
+ok "convert --to-wildcard --format v3: exit 2 (the wildcard is v2)" test "$rc" -eq 2
+run convert --from-wildcard --format v3 "$T/none"
+ok "convert --from-wildcard --format v3 without --uid: exit 2" test "$rc" -eq 2
+run convert --to-wildcard --from-wildcard "$T/none"
+ok "convert with two directions: exit 2, named" sh -c '[ "$1" -eq 2 ] && grep -q "exactly one of" "$2"' - "$rc" "$T/err"
 run remove --all --uid 5 "$T/none"
 ok "remove --all with --uid: exit 2" test "$rc" -eq 2
 

@@ -16,35 +16,11 @@ base=${TMPDIR:?TMPDIR must be a tmpfs in the guest}/nscap-golden
 rm -rf "$base"
 mkdir -p "$base" && cd "$base" || exit 1
 chmod 755 "$base"
-n=0 fail=0
+. /tests/tap.sh
 patched=0
 [ -e /proc/sys/fs/xattr_user_ns ] && [ "$(cat /proc/sys/fs/xattr_user_ns)" != 0 ] && patched=1
 echo "# kernel $(uname -r), namespaced xattrs: $([ $patched = 1 ] && echo yes || echo no)"
 
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-flunk() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# check DESC CMD...: CMD must succeed
-check() {
-	d=$1; shift
-	if "$@"; then pass "$d"; else flunk "$d"; fi
-}
-# same DESC A B: files A and B must be byte-identical (and A non-empty unless
-# EMPTY_OK=1)
-same() {
-	if cmp -s "$2" "$3" && { [ "${EMPTY_OK:-0}" = 1 ] || [ -s "$2" ]; }; then
-		pass "$1"
-	else
-		flunk "$1"
-		echo "# --- $2"; sed 's/^/#   /' "$2"
-		echo "# --- $3"; sed 's/^/#   /' "$3"
-	fi
-}
-# is DESC FILE TEXT: FILE must hold exactly TEXT (plus a final newline)
-is() {
-	printf '%s\n' "$3" >"$base/.want"
-	same "$1" "$2" "$base/.want"
-}
 # hexval FILE NAME: the value of NAME as getfattr prints it in hex
 hexval() { getfattr --absolute-names -n "$2" -e hex "$1" 2>/dev/null | sed -n "s/^[^=]*=//p"; }
 # has_err FILE TEXT: FILE (stderr) contains TEXT
@@ -89,9 +65,9 @@ check "get error names file and cause" has err.n "nonexistent: No such file or d
 : >s1
 check "set exits 0 and is silent" sh -c '[ -z "$(nscap set cap_sys_time=ep s1 2>&1)" ]'
 getcap s1 >out.g
-is "set: getcap reads the value back" out.g "s1 cap_sys_time=ep"
+file_is "set: getcap reads the value back" out.g "s1 cap_sys_time=ep"
 hexval s1 security.capability >out.h
-is "set: plain value is v2, byte for byte" out.h "$V2_SYS_TIME"
+file_is "set: plain value is v2, byte for byte" out.h "$V2_SYS_TIME"
 nscap verify cap_sys_time=ep s1 >out.n; rc1=$?; setcap -v cap_sys_time=ep s1 >out.g; rc2=$?
 same "verify OK prints what setcap -v prints" out.n out.g
 check "verify OK exits 0 like setcap -v" [ $rc1 = 0 -a $rc2 = 0 ]
@@ -108,13 +84,13 @@ check "verify '=' on a file without value: same exit status as setcap -v" [ $rc1
 : >u1
 nscap set --uid 1000 cap_net_raw=ep u1
 hexval u1 'security.capability@uid=1000' >out.h
-is "set --uid 1000 stores cap_net_raw under @uid=1000 (v3 rootid 1000; v2 view on patched)" out.h "$AT_1000_NET_RAW"
+file_is "set --uid 1000 stores cap_net_raw under @uid=1000 (v3 rootid 1000; v2 view on patched)" out.h "$AT_1000_NET_RAW"
 nscap set --uid 200 --format v2 cap_net_raw=ep u1
 hexval u1 'security.capability@uid=200' >out.h
-is "set --uid 200 --format v2 stores v2" out.h "$V2_NET_RAW"
+file_is "set --uid 200 --format v2 stores v2" out.h "$V2_NET_RAW"
 nscap set --wildcard cap_chown=ep u1
 hexval u1 'security.capability@uid' >out.h
-is "set --wildcard stores v2 under @uid" out.h "$V2_CHOWN"
+file_is "set --wildcard stores v2 under @uid" out.h "$V2_CHOWN"
 setfattr -n 'security.capability@uid=2000' -v "$V2_NET_ADMIN" u1
 setcap cap_sys_time=ep u1
 nscap list u1 >out.n
@@ -128,7 +104,7 @@ nscap list u1 | sed -n 's/^u1 \(.*\) \[uid=2000\]$/\1/p' >out.n
 same "list: text of a raw @uid value equals getcap's for the same bytes" out.n out.g
 : >u3; setcap -n 1000 cap_net_raw=ep u3
 nscap list u3 >out.n
-is "list: plain v3 shows its rootid" out.n "u3 cap_net_raw=ep [rootid=1000]"
+file_is "list: plain v3 shows its rootid" out.n "u3 cap_net_raw=ep [rootid=1000]"
 if setfattr -n 'security.capability@uid=1000' -v 0x0100000300200000000000000000000000000000d0070000 u3 2>err.s; then
 	nscap list u3 >out.n
 	printf '%s\n' "u3 cap_net_raw=ep [rootid=1000]" "u3 cap_net_raw=ep [uid=1000 rootid=2000]" >out.w
@@ -192,7 +168,7 @@ getfattr -d -m - -e hex u1 | sed 's|^# file: u1$|# file: copy3|' >gdump.txt
 : >copy3
 check "nscap restore reads getfattr's own dump" nscap restore gdump.txt
 hexval copy3 'security.capability@uid=1000' >out.h
-is "restore of a getfattr dump sets @uid=1000" out.h "$AT_1000_NET_RAW"
+file_is "restore of a getfattr dump sets @uid=1000" out.h "$AT_1000_NET_RAW"
 printf '# file: copy4\nsecurity.capability@uid\\0751000=0x01000002002000\n\n' >bad.txt
 : >copy4
 nscap restore bad.txt 2>err.n; rc=$?
@@ -205,7 +181,7 @@ EMPTY_OK=1 same "restore wrote nothing after a failed check" out.n /dev/null
 : >c1; setcap -n 1000 cap_net_raw=ep c1
 check "convert --to-uid exits 0" nscap convert --to-uid c1
 hexval c1 'security.capability@uid=1000' >out.h
-is "convert --to-uid: plain v3 rootid 1000 became @uid=1000" out.h "$AT_1000_NET_RAW"
+file_is "convert --to-uid: plain v3 rootid 1000 became @uid=1000" out.h "$AT_1000_NET_RAW"
 getcap c1 >out.g
 EMPTY_OK=1 same "convert --to-uid: plain value removed" out.g /dev/null
 nscap convert --to-uid c1 2>err.n; rc=$?
@@ -214,20 +190,55 @@ check "convert --to-uid without a plain value fails, names the file" sh -c '[ $1
 nscap convert --to-uid c2 2>err.n; rc=$?
 check "convert --to-uid refuses a v2 value" sh -c '[ $1 = 1 ] && grep -q "without a rootid" "$2"' - $rc err.n
 hexval c2 security.capability >out.h
-is "convert --to-uid left the v2 value alone" out.h "$V2_NET_RAW"
+file_is "convert --to-uid left the v2 value alone" out.h "$V2_NET_RAW"
 : >c3; setcap -n 1000 cap_sys_time=ep c3; nscap set --uid 1000 cap_kill=ep c3
 nscap convert --to-uid c3 2>err.n; rc=$?
 check "convert --to-uid refuses to overwrite an existing key" sh -c '[ $1 = 1 ] && grep -q "already exists" "$2"' - $rc err.n
 nscap convert --to-uid --force --format v2 c3
 hexval c3 'security.capability@uid=1000' >out.h
-is "convert --to-uid --force --format v2 writes v2" out.h "$V2_SYS_TIME"
+file_is "convert --to-uid --force --format v2 writes v2" out.h "$V2_SYS_TIME"
 check "convert --to-plain --uid 1000 exits 0" nscap convert --to-plain --uid 1000 c1
 hexval c1 security.capability >out.h
-is "convert --to-plain: plain v2 from key 1000" out.h "$V2_NET_RAW"
+file_is "convert --to-plain: plain v2 from key 1000" out.h "$V2_NET_RAW"
 nscap set --wildcard cap_chown=ep c1
 nscap convert --to-plain --wildcard --strip c1
 nscap list c1 >out.n
-is "convert --to-plain --wildcard --strip: only the plain value is left" out.n "c1 cap_chown=ep"
+file_is "convert --to-plain --wildcard --strip: only the plain value is left" out.n "c1 cap_chown=ep"
+
+# convert --to-wildcard / --from-wildcard: an image pipeline turns a value into
+# the wildcard (any container, never the host) and back, byte for byte.
+: >w1; setcap cap_net_raw=ep w1
+check "convert --to-wildcard moves the plain value" nscap convert --to-wildcard w1
+hexval w1 'security.capability@uid' >out.h
+file_is "convert --to-wildcard: the wildcard holds the plain value, as v2" out.h "$V2_NET_RAW"
+getfattr -n security.capability w1 >/dev/null 2>&1; rc=$?
+check "convert --to-wildcard: the plain value is gone (the host gets nothing)" [ $rc != 0 ]
+check "convert --from-wildcard moves it back" nscap convert --from-wildcard w1
+hexval w1 security.capability >out.h
+file_is "convert --from-wildcard: the plain value is back, byte for byte" out.h "$V2_NET_RAW"
+nscap list w1 >out.n
+file_is "convert --from-wildcard: no wildcard is left" out.n "w1 cap_net_raw=ep"
+: >w2; nscap set --uid 1000 cap_net_raw=ep w2; setcap cap_kill=ep w2
+check "convert --to-wildcard --uid 1000 moves key 1000's value" nscap convert --to-wildcard --uid 1000 w2
+nscap list w2 >out.n
+file_is "convert --to-wildcard --uid 1000: plain kept, key gone, wildcard set" out.n \
+	"w2 cap_kill=ep" "w2 cap_net_raw=ep [uid=*]"
+check "convert --from-wildcard --uid 1000 moves it back" nscap convert --from-wildcard --uid 1000 w2
+hexval w2 'security.capability@uid=1000' >out.h
+file_is "convert --from-wildcard --uid 1000: v3 with rootid 1000, as set --uid writes" out.h "$AT_1000_NET_RAW"
+nscap set --wildcard cap_chown=ep w2
+nscap convert --to-wildcard w2 2>err.n; rc=$?
+check "convert --to-wildcard keeps an existing wildcard (exit 1, named)" sh -c '[ $1 = 1 ] && grep -q "w2: security.capability@uid: already exists" "$2"' - $rc err.n
+nscap list w2 >out.n
+file_is "convert --to-wildcard refused: every value as it was" out.n \
+	"w2 cap_kill=ep" "w2 cap_net_raw=ep [uid=1000]" "w2 cap_chown=ep [uid=*]"
+check "convert --to-wildcard -f overwrites it" nscap convert --to-wildcard -f w2
+nscap list w2 >out.n
+file_is "convert --to-wildcard -f: the plain cap_kill became the wildcard" out.n \
+	"w2 cap_net_raw=ep [uid=1000]" "w2 cap_kill=ep [uid=*]"
+: >w3
+nscap convert --from-wildcard w3 2>err.n; rc=$?
+check "convert --from-wildcard without a wildcard fails, names file and name" sh -c '[ $1 = 1 ] && grep -q "w3: security.capability@uid: No such attribute" "$2"' - $rc err.n
 
 # ---- remove -------------------------------------------------------------------
 : >r1; setcap cap_kill=ep r1; nscap set --uid 5 cap_chown=ep r1; nscap set --wildcard cap_chown=ep r1
@@ -244,20 +255,20 @@ EMPTY_OK=1 same "remove --all left no security.capability* value" out.n /dev/nul
 if setfattr -n 'security.capability@uid=3000' -v 0x01000002 h1 2>/dev/null; then
 	nscap list h1 >out.n 2>err.n; rc=$?
 	check "list: truncated raw value reported, exit 1" sh -c '[ $1 = 1 ] && grep -q "h1: security.capability@uid=3000: truncated capability value (4 bytes)" "$2"' - $rc err.n
-	is "list: good values still listed next to a bad one" out.n "h1 cap_net_raw=ep [uid=1000]"
+	file_is "list: good values still listed next to a bad one" out.n "h1 cap_net_raw=ep [uid=1000]"
 	nscap dump h1 >out.n; getfattr -d -m '^security\.capability(@.*)?$' -e hex h1 >out.g
 	same "dump copies a bad value verbatim, like getfattr" out.n out.g
 else
 	check "the kernel refuses a truncated @uid value" [ $patched = 1 ]
 	nscap list h1 >out.n 2>err.n; rc=$?
 	check "patched: list exits 0 when the kernel kept the bad value out" [ $rc = 0 ]
-	is "patched: the refused value left only the good one" out.n "h1 cap_net_raw=ep [uid=1000]"
+	file_is "patched: the refused value left only the good one" out.n "h1 cap_net_raw=ep [uid=1000]"
 fi
 if [ $patched = 1 ]; then
 	setfattr -n 'security.capability@uid=01' -v "$V2_NET_RAW" h1 2>err.n; rc=$?
 	check "patched kernel: @uid=01 is EINVAL" sh -c '[ $1 != 0 ] && grep -q "Invalid argument" "$2"' - $rc err.n
 	getfattr -d -m - h1 2>/dev/null | grep -c 'uid\\07501' >out.n
-	is "patched: no malformed @uid=01 name was stored" out.n "0"
+	file_is "patched: no malformed @uid=01 name was stored" out.n "0"
 else
 	setfattr -n 'security.capability@uid=01' -v "$V2_NET_RAW" h1
 	nscap list h1 >out.n 2>err.n; rc=$?
@@ -285,25 +296,23 @@ else
 		nsrun -m "0 1000 65536" -- nscap get ns1 >out.n
 		nsrun -m "0 1000 65536" -- getcap ns1 >out.g
 		same "patched: namespace 1000 gets its own value, as getcap does" out.n out.g
-		is "patched: namespace 1000 resolves @uid=1000" out.n "ns1 cap_net_raw=ep"
+		file_is "patched: namespace 1000 resolves @uid=1000" out.n "ns1 cap_net_raw=ep"
 		nsrun -m "0 2000 65536" -- nscap get ns1 >out.n
-		is "patched: namespace 2000 falls back to the host's value" out.n "ns1 cap_kill=ep"
+		file_is "patched: namespace 2000 falls back to the host's value" out.n "ns1 cap_kill=ep"
 		nsrun -m "0 2000 65536" -- nscap set cap_sys_time=ep ns1
 		nscap list ns1 >out.n
 		printf '%s\n' "ns1 cap_kill=ep" "ns1 cap_net_raw=ep [uid=1000]" "ns1 cap_sys_time=ep [uid=2000]" >out.w
 		same "patched: a write from namespace 2000 lands in @uid=2000 only" out.n out.w
 		nsrun -m "0 2000 65536" -- nscap verify cap_sys_time=ep ns1 >out.n
-		is "patched: verify inside namespace 2000" out.n "ns1: OK"
+		file_is "patched: verify inside namespace 2000" out.n "ns1: OK"
 	else
 		nsrun -m "0 1000 65536" -- nscap set cap_sys_time=ep ns1 2>err.n
 		nscap list ns1 >out.n
-		is "stock: a namespace write replaces the host's value with v3" out.n "ns1 cap_sys_time=ep [rootid=1000]"
+		file_is "stock: a namespace write replaces the host's value with v3" out.n "ns1 cap_sys_time=ep [rootid=1000]"
 		nsrun -m "0 1000 65536" -- nscap get ns1 >/dev/null 2>err.n
 		check "stock: get in a namespace prints the Hint: line" has err.n "Hint: this kernel lacks namespaced xattrs"
 	fi
 fi
 
 cd / && rm -rf "$base"
-echo "1..$n"
-echo "# $((n - fail)) passed, $fail failed"
-[ $fail = 0 ]
+done_testing

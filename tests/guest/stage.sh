@@ -6,6 +6,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 stage=$1
 mkdir -p "$stage/tests" "$stage/usr/local/bin"
+# The TAP helpers every guest shell test sources.
+cp "$root/tests/guest/tap.sh" "$stage/tests/tap.sh"
 if [ -x "$root/nscap/build/nscap" ]; then
 	cp "$root/nscap/build/nscap" "$stage/usr/local/bin/nscap"
 	if [ -f "$root/nscap/tests/vm-golden.sh" ]; then

@@ -26,39 +26,8 @@ base=${TMPDIR:?TMPDIR must be a tmpfs in the guest}/tools-archive
 rm -rf "$base"
 mkdir -p "$base" && cd "$base" || exit 1
 chmod 755 "$base"
-n=0 fail=0
+. /tests/tap.sh
 A="0 100000 65536" B="0 200000 65536"
-
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-flunk() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
-# (helpers keep their variables local: busybox sh has one global scope)
-check() {
-	local desc=$1
-	shift
-	if "$@"; then pass "$desc"; else flunk "$desc"; fi
-}
-# same DESC A B: files A and B byte-identical (A non-empty unless EMPTY_OK=1)
-same() {
-	if cmp -s "$2" "$3" && { [ "${EMPTY_OK:-0}" = 1 ] || [ -s "$2" ]; }; then
-		pass "$1"
-	else
-		flunk "$1"
-		echo "# --- got ($2)"; sed 's/^/#   /' "$2"
-		echo "# --- want ($3)"; sed 's/^/#   /' "$3"
-	fi
-}
-# is DESC FILE LINE...: FILE holds exactly these lines (none: empty)
-is() {
-	local desc=$1 file=$2
-	shift 2
-	if [ $# = 0 ]; then : >"$base/.want"; else printf '%s\n' "$@" >"$base/.want"; fi
-	EMPTY_OK=1 same "$desc" "$file" "$base/.want"
-}
-bail() {
-	flunk "$1"
-	echo "1..$n"
-	exit 1
-}
 # xa FILE [NSMAP]: every name=value (hex) of FILE, sorted, as host root or,
 # with NSMAP, as root of a namespace with that map sees them. The sort makes
 # dumps of one file on tmpfs and on ext4 comparable (list order differs).
@@ -69,8 +38,6 @@ xa() {
 		getfattr --absolute-names -h -d -m - -e hex "$1"
 	fi 2>/dev/null | sed -e '/^# file: /d' -e '/^$/d' | sort
 }
-# cur CMD...: the "Current:" capability line of capsh --print run by CMD
-cur() { "$@" --print 2>/dev/null | sed -n 's/^Current: //p'; }
 # keywords TARFILE: the xattr keywords in a tar's PAX headers, sorted, unique
 keywords() { strings "$1" | grep -o 'SCHILY\.xattr\.[^=]*' | sort -u; }
 # paxval TARFILE NAME BYTES: hex of the first BYTES bytes of NAME's value in
@@ -116,30 +83,30 @@ scenario1() {
 	check "$m: A's root sets cap_net_raw on its binary" nsrun -m "$A" -- setcap cap_net_raw=ep "$d/a/bin"
 	xa "$d/a/bin" >a.host
 	if [ "$m" = ns ]; then
-		is "$m: host sees its own cap_kill untouched and A's value under @uid=100000" a.host \
+		file_is "$m: host sees its own cap_kill untouched and A's value under @uid=100000" a.host \
 			"security.capability=$V2_KILL" \
 			"security.capability@uid\\075100000=$V3_NET_RAW_100000" \
 			"user.note=$NOTE"
 	else
-		is "$m: A's write replaced the host's cap_kill by a v3 value of rootid 100000 (clobbered)" a.host \
+		file_is "$m: A's write replaced the host's cap_kill by a v3 value of rootid 100000 (clobbered)" a.host \
 			"security.capability=$V3_NET_RAW_100000" "user.note=$NOTE"
 	fi
 	nsrun -m "$A" -- getcap "$d/a/bin" >out
-	is "$m: A reads its own cap_net_raw" out "$d/a/bin cap_net_raw=ep"
+	file_is "$m: A reads its own cap_net_raw" out "$d/a/bin cap_net_raw=ep"
 	cur nsrun -H -u 1000 -- "$d/a/bin" >out
 	if [ "$m" = ns ]; then
-		is "$m: exec by host uid 1000 still gets the host's cap_kill" out "cap_kill=ep"
+		file_is "$m: exec by host uid 1000 still gets the host's cap_kill" out "cap_kill=ep"
 	else
-		is "$m: exec by host uid 1000 gets nothing: the host's cap_kill is gone" out "="
+		file_is "$m: exec by host uid 1000 gets nothing: the host's cap_kill is gone" out "="
 	fi
 
 	check "$m: GNU tar --xattrs -c in A exits 0" \
 		nsrun -m "$A" -- sh -c "cd '$d/a' && $TAR --xattrs -cf img.tar bin"
 	keywords "$d/a/img.tar" >out
-	is "$m: A's archive holds A's names only: security.capability and user.note, no @uid" out \
+	file_is "$m: A's archive holds A's names only: security.capability and user.note, no @uid" out \
 		SCHILY.xattr.security.capability SCHILY.xattr.user.note
 	paxval "$d/a/img.tar" security.capability 21 >out
-	is "$m: A's archive holds cap_net_raw=ep as a 20-byte v2 value (rootid 0: portable), byte for byte" out "${V2_NET_RAW}0a"
+	file_is "$m: A's archive holds cap_net_raw=ep as a 20-byte v2 value (rootid 0: portable), byte for byte" out "${V2_NET_RAW}0a"
 
 	# B extracts three times: tar's default, security.* only, everything.
 	for x in dflt sec all; do
@@ -152,30 +119,30 @@ scenario1() {
 			nsrun -m "$B" -- sh -c "mkdir '$d/b/$x' && cd '$d/b/$x' && $TAR --xattrs $inc -xf '$d/a/img.tar'"
 	done
 	xa "$d/b/dflt/bin" >out
-	is "$m: tar -x --xattrs without --xattrs-include restores user.* only" out "user.note=$NOTE"
+	file_is "$m: tar -x --xattrs without --xattrs-include restores user.* only" out "user.note=$NOTE"
 	if [ "$m" = ns ]; then
 		B_CAP="security.capability@uid\\075200000=$V3_NET_RAW_200000"
 	else
 		B_CAP="security.capability=$V3_NET_RAW_200000"
 	fi
 	xa "$d/b/sec/bin" >out
-	is "$m: --xattrs-include='security.*' restores the capability and drops user.*" out "$B_CAP"
+	file_is "$m: --xattrs-include='security.*' restores the capability and drops user.*" out "$B_CAP"
 	xa "$d/b/all/bin" >out
 	if [ "$m" = ns ]; then
-		is "$m: host sees B's value under B's key @uid=200000 only, no plain value" out "$B_CAP" "user.note=$NOTE"
+		file_is "$m: host sees B's value under B's key @uid=200000 only, no plain value" out "$B_CAP" "user.note=$NOTE"
 	else
-		is "$m: B's value is the plain name, v3 rootid 200000" out "$B_CAP" "user.note=$NOTE"
+		file_is "$m: B's value is the plain name, v3 rootid 200000" out "$B_CAP" "user.note=$NOTE"
 	fi
 	nsrun -m "$B" -- getcap "$d/b/all/bin" >out
-	is "$m: B reads A's capabilities as its own" out "$d/b/all/bin cap_net_raw=ep"
+	file_is "$m: B reads A's capabilities as its own" out "$d/b/all/bin cap_net_raw=ep"
 	cur nsrun -m "$B" -u 1000 -- "$d/b/all/bin" >out
-	is "$m: exec by uid 1000 in B gets cap_net_raw" out "cap_net_raw=ep"
+	file_is "$m: exec by uid 1000 in B gets cap_net_raw" out "cap_net_raw=ep"
 	cur nsrun -H -u 1000 -- "$d/b/all/bin" >out
-	is "$m: exec of B's copy by host uid 1000 gets nothing" out "="
+	file_is "$m: exec of B's copy by host uid 1000 gets nothing" out "="
 	xa "$d/a/bin" >out
 	same "$m: A's file after B's extraction: every raw name and value unchanged" out a.host
 	nsrun -m "$A" -- getcap "$d/a/bin" >out
-	is "$m: A still reads its own cap_net_raw" out "$d/a/bin cap_net_raw=ep"
+	file_is "$m: A still reads its own cap_net_raw" out "$d/a/bin cap_net_raw=ep"
 }
 scenario1 ns
 scenario1 stock
@@ -212,15 +179,15 @@ setfattr -n security.evm -v 0x0102 "$t/other"
 setfattr -n user.note -v from-A "$t/other"
 FILES="tree/bin tree/empty tree/dir tree/other"
 for f in $FILES; do xa "$s/src/$f" >"$s/${f#tree/}.src"; done
-is "source: tree/bin carries the plain value, three @uid names, user.* and trusted.*" "$s/bin.src" \
+file_is "source: tree/bin carries the plain value, three @uid names, user.* and trusted.*" "$s/bin.src" \
 	"security.capability=$V2_KILL" \
 	"security.capability@uid=$V2_CHOWN" \
 	"security.capability@uid\\075100000=$V3_NET_RAW_100000" \
 	"security.capability@uid\\075200000=$V2_NET_ADMIN" \
 	"trusted.t=0x01" "user.a\\075b%c=0x00ff" "user.note=$NOTE"
-is "source: tree/empty carries A's value only" "$s/empty.src" \
+file_is "source: tree/empty carries A's value only" "$s/empty.src" \
 	"security.capability@uid\\075100000=$V3_NET_RAW_100000"
-is "source: tree/other carries an ACL, security.evm and user.note" "$s/other.src" \
+file_is "source: tree/other carries an ACL, security.evm and user.note" "$s/other.src" \
 	"security.evm=0x0102" "system.posix_acl_access=$ACL" "user.note=$NOTE"
 (cd "$s/src" && getfattr -R -h -d -m - -e hex tree >"$s/dump.txt" 2>/dev/null)
 
@@ -255,7 +222,7 @@ restored() {
 check "tar --xattrs --xattrs-include='*' -c as host root exits 0" \
 	sh -c "cd '$s/src' && $TAR --xattrs --xattrs-include='*' -cf '$s/backup.tar' tree"
 keywords "$s/backup.tar" >out
-is "tar archive: every raw name, '=' written %3D and '%' written %25 in the PAX keyword" out \
+file_is "tar archive: every raw name, '=' written %3D and '%' written %25 in the PAX keyword" out \
 	SCHILY.xattr.security.capability \
 	SCHILY.xattr.security.capability@uid \
 	SCHILY.xattr.security.capability@uid%3D100000 \
@@ -345,6 +312,4 @@ check "cp --preserve=context without SELinux in the kernel refuses (exit 1)" \
 
 umount "$s/src"
 cd / && rm -rf "$base"
-echo "1..$n"
-echo "# $((n - fail)) passed, $fail failed"
-[ $fail = 0 ]
+done_testing

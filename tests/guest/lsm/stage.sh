@@ -25,6 +25,14 @@ cp /usr/bin/ls /usr/bin/chcon /usr/bin/runcon /usr/bin/cat /usr/bin/fuse-overlay
 cp /sbin/auditctl "$stage/sbin/"
 # keyctl and evmctl for the EVM check (its HMAC key, security.ima hashes).
 cp /usr/bin/keyctl /usr/bin/evmctl "$stage/usr/bin/"
+cp "$here/../tap.sh" "$stage/tests/tap.sh"
+# Real clients (issue 14): Debian's OCI runtime and image tool, the rootless
+# tools, nscap, and their test (crun needs AF_UNIX, which the main guest's
+# kernel does not build).
+cp /usr/bin/crun /usr/bin/umoci /usr/bin/newuidmap /usr/bin/newgidmap /usr/bin/unshare \
+	/usr/bin/setpriv "$stage/usr/bin/"
+cp "$main/usr/local/bin/nscap" "$stage/usr/local/bin/"
+cp "$here/../tools-runtime.sh" "$here/../rootless.sh" "$stage/tests/"
 cp "$here"/tap.sh "$here"/apparmor.sh "$here"/audit.sh "$here"/fuse-overlayfs.sh \
 	"$here"/selinux.sh "$here"/evm.sh "$stage/tests/lsm/"
 
@@ -70,6 +78,7 @@ printf 'SELINUX=enforcing\nSELINUXTYPE=nscaps\n' >"$stage/etc/selinux/config"
 	echo "audit|tap|sh /tests/lsm/audit.sh"
 	echo "fuse-overlayfs|tap|sh /tests/lsm/fuse-overlayfs.sh"
 	grep '^filesystems-nscaps-' "$main/tests/list"
+	echo "tools-runtime|tap|sh /tests/tools-runtime.sh"
 	# Last: it loads EVM's HMAC key and an IMA policy (the boot has
 	# evm=fix, see check.sh).
 	echo "evm|tap|sh /tests/lsm/evm.sh"

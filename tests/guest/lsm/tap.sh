@@ -1,42 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP helpers of the LSM guest's tests (sourced by busybox sh; helpers keep
-# their variables local: busybox sh has one global scope).
-n=0 fail=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-flunk() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
-# check DESC CMD...: CMD succeeds
-check() {
-	local desc=$1
-	shift
-	if "$@"; then pass "$desc"; else flunk "$desc"; fi
-}
-# refuse DESC CMD...: CMD fails
-refuse() {
-	local desc=$1
-	shift
-	if "$@"; then flunk "$desc"; else pass "$desc"; fi
-}
-# is DESC GOT WANT: two strings are equal
-is() {
-	if [ "$2" = "$3" ]; then
-		pass "$1"
-	else
-		flunk "$1"
-		echo "#   got:  '$2'"
-		echo "#   want: '$3'"
-	fi
-}
-bail() {
-	flunk "$1"
-	echo "1..$n"
-	exit 1
-}
-done_testing() {
-	echo "1..$n"
-	[ "$fail" = 0 ]
-}
-# cur CMD...: the "Current:" capability line of capsh --print run by CMD
-cur() { "$@" --print 2>/dev/null | sed -n 's/^Current: //p'; }
+# Helpers and values the LSM guest's tests share, beside the guest's TAP
+# helpers (/tests/tap.sh).
+. /tests/tap.sh
 # label FILE: FILE's security.selinux as host root reads it (the in-core
 # label: SELinux answers this read), without the trailing NUL
 label() { getfattr --absolute-names --only-values -h -n security.selinux "$1" 2>/dev/null | tr -d '\000'; }

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers of the guest's shell tests, sourced from /tests/tap.sh by
+# busybox sh (which has one global scope: helpers keep their variables local).
+n=0 fail=0
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+flunk() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
+# skip DESC WHY: a point that cannot run here, and why
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# check DESC CMD...: CMD succeeds
+check() {
+	local desc=$1
+	shift
+	if "$@"; then pass "$desc"; else flunk "$desc"; fi
+}
+# refuse DESC CMD...: CMD fails
+refuse() {
+	local desc=$1
+	shift
+	if "$@"; then flunk "$desc"; else pass "$desc"; fi
+}
+# is DESC GOT WANT: two strings are equal
+is() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		flunk "$1"
+		echo "#   got:  '$2'"
+		echo "#   want: '$3'"
+	fi
+}
+# same DESC A B: files A and B are byte-identical (A non-empty unless
+# EMPTY_OK=1)
+same() {
+	if cmp -s "$2" "$3" && { [ "${EMPTY_OK:-0}" = 1 ] || [ -s "$2" ]; }; then
+		pass "$1"
+	else
+		flunk "$1"
+		echo "# --- got ($2)"; sed 's/^/#   /' "$2"
+		echo "# --- want ($3)"; sed 's/^/#   /' "$3"
+	fi
+}
+# file_is DESC FILE [LINE...]: FILE holds exactly these lines (none: empty)
+file_is() {
+	local desc=$1 file=$2 want=${TMPDIR:-/tmp}/.tap-want
+	shift 2
+	if [ $# = 0 ]; then : >"$want"; else printf '%s\n' "$@" >"$want"; fi
+	EMPTY_OK=1 same "$desc" "$file" "$want"
+}
+bail() {
+	flunk "$1"
+	echo "1..$n"
+	exit 1
+}
+done_testing() {
+	echo "1..$n"
+	echo "# $((n - fail)) passed, $fail failed"
+	[ "$fail" = 0 ]
+}
+# cur CMD...: the "Current:" capability line of capsh --print run by CMD
+cur() { "$@" --print 2>/dev/null | sed -n 's/^Current: //p'; }

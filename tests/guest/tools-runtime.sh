@@ -1,0 +1,247 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tools-runtime.sh - namespaced capabilities through Debian's OCI runtime and
+# rootless user namespaces, and an OCI layer written by umoci (issue 14,
+# scenarios 3, 6 and 4). TAP on stdout, exit 1 on failure.
+#
+#  3. crun runs OCI bundles whose config.json maps container 1 to host uids
+#     100000+ and container 2 to 200000+. A directory the host shares with
+#     both holds a binary. Container 1's root gives it cap_net_raw=ep; a
+#     non-root uid of container 1 then has CAP_NET_RAW, container 2 and the
+#     host have nothing. Then the same through crun's idmapped bind mount
+#     (idmap=uids=...): the shared tree is owned by one image uid, mapped to
+#     each container's root, so both containers share one value, as one
+#     image layer serves containers with different mappings, and the host
+#     still has nothing.
+#  6. an OCI layer written by umoci (Go's archive/tar) carries the wildcard
+#     security.capability@uid, made by nscap convert --to-wildcard from a
+#     build's host value; unpacked, it grants its capabilities in every
+#     container and never on the host.
+#  4. rootless users as rootless tools set them up: /etc/subuid and
+#     /etc/subgid, the setuid newuidmap/newgidmap of Debian's uidmap, and
+#     util-linux's unshare --map-auto. alice's namespace gives a binary she
+#     owns a capability for her namespace only; bob's namespace and the host
+#     get nothing.
+#
+# Runs ONLY in the test guest, as root in the initial user namespace, with a
+# tmpfs at $TMPDIR, on the patched kernel; needs Debian's crun, umoci,
+# newuidmap, newgidmap, unshare and setpriv (staged at /usr/bin by tests/guest/stage.sh)
+# and libcap's setcap, getcap, capsh.
+set -u
+LC_ALL=C
+export LC_ALL
+. /tests/tap.sh
+. /tests/rootless.sh
+CRUN=/usr/bin/crun
+CAPSH=$(command -v capsh)
+base=${TMPDIR:?TMPDIR must be a tmpfs in the guest}/tools-runtime
+rm -rf "$base"
+mkdir -p "$base" && cd "$base" || exit 1
+chmod 755 "$base"
+# v3 cap_net_raw=ep with rootid K (little-endian hex): what host root reads
+# from a raw security.capability@uid=K
+v3_net_raw() { echo "0x0100000300200000000000000000000000000000$1"; }
+
+# capnames FILE: the security.capability names and values (hex) of FILE as
+# host root lists them, sorted; getfattr prints '=' in a name as \075
+capnames() {
+	getfattr --absolute-names -h -d -m '^security\.capability' -e hex "$1" 2>/dev/null |
+		grep '^security\.capability' | sort
+}
+
+# ---------------------------------------------------------------- 3. crun
+echo "# scenario 3: $($CRUN --version | head -1)"
+# The containers' root: empty directories over which config.json binds the
+# guest's own /bin, /lib, /usr, ... read-only, so no image is needed.
+rootfs=$base/rootfs
+mkdir -p "$rootfs"/bin "$rootfs"/sbin "$rootfs"/lib "$rootfs"/lib64 "$rootfs"/usr \
+	"$rootfs"/etc "$rootfs"/proc "$rootfs"/dev "$rootfs"/tmp "$rootfs"/shared
+shared=$base/shared
+mkdir -p "$shared"
+chmod 755 "$rootfs" "$shared"
+
+# bundle NAME HOSTBASE UID SHARED_OPTS CMD: write bundle NAME, whose
+# container maps 0..65535 to HOSTBASE..; its process runs CMD (sh -c) as
+# container uid UID, with CAP_NET_RAW in its bounding set (as Docker's and
+# podman's defaults have it) and, for root, the capabilities a runtime gives
+# root; /shared binds $shared with SHARED_OPTS (JSON strings).
+bundle() {
+	local name=$1 hb=$2 uid=$3 opts=$4 cmd=$5 caps ro m
+	caps='"CAP_NET_RAW"'
+	[ "$uid" = 0 ] && caps='"CAP_NET_RAW","CAP_SETFCAP","CAP_CHOWN","CAP_DAC_OVERRIDE","CAP_FOWNER","CAP_SETUID","CAP_SETGID"'
+	ro=""
+	for m in bin sbin lib lib64 usr etc; do
+		[ -d "/$m" ] || continue
+		ro="$ro{\"destination\":\"/$m\",\"type\":\"bind\",\"source\":\"/$m\",\"options\":[\"rbind\",\"ro\"]},"
+	done
+	mkdir -p "$base/$name"
+	cat >"$base/$name/config.json" <<EOF
+{
+ "ociVersion": "1.0.2",
+ "process": {
+  "terminal": false,
+  "user": {"uid": $uid, "gid": $uid},
+  "args": ["/bin/sh", "-c", "$cmd"],
+  "env": ["PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"],
+  "cwd": "/",
+  "capabilities": {"bounding": [$caps], "permitted": [$( [ "$uid" = 0 ] && echo "$caps")],
+   "effective": [$( [ "$uid" = 0 ] && echo "$caps")], "inheritable": [], "ambient": []},
+  "noNewPrivileges": false
+ },
+ "root": {"path": "$rootfs", "readonly": true},
+ "hostname": "$name",
+ "mounts": [
+  {"destination": "/proc", "type": "proc", "source": "proc"},
+  {"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "mode=755"]},
+  {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["mode=1777"]},
+  $ro
+  {"destination": "/shared", "type": "bind", "source": "$shared", "options": [$opts]}
+ ],
+ "linux": {
+  "namespaces": [{"type": "user"}, {"type": "mount"}, {"type": "pid"}, {"type": "ipc"}, {"type": "uts"}],
+  "uidMappings": [{"containerID": 0, "hostID": $hb, "size": 65536}],
+  "gidMappings": [{"containerID": 0, "hostID": $hb, "size": 65536}]
+ }
+}
+EOF
+}
+# run NAME HOSTBASE UID SHARED_OPTS CMD: run that container once; its output
+# on stdout, crun's errors in $base/NAME.err. crun looks at /sys/fs/cgroup
+# even with --cgroup-manager=disabled; the guest's kernel has no cgroups, so
+# a private mount namespace gives it an empty tmpfs there. The guest's root
+# is an initramfs, where pivot_root() is refused: --no-pivot, as for any
+# runtime on a ramdisk root.
+run() {
+	bundle "$@"
+	$UNSHARE -m sh -c 'if [ -d /sys/fs/cgroup ]; then
+			mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null || :
+		else
+			mount -t tmpfs none /sys/fs && mkdir /sys/fs/cgroup || exit 125
+		fi
+		exec "$@"' - \
+		$CRUN --root "$base/state" --cgroup-manager=disabled run --no-pivot --bundle "$base/$1" "$1" \
+		</dev/null 2>"$base/$1.err"
+}
+
+cp $CAPSH "$shared/x"
+chmod 755 "$shared/x"
+# The binary belongs to container 1's root, as a file it installed would.
+chown 100000:100000 "$shared/x"
+RW='"rbind","rw"'
+
+out=$(run c1-root 100000 0 "$RW" 'setcap cap_net_raw=ep /shared/x && getcap /shared/x')
+is "crun: container 1's root sets cap_net_raw=ep and reads it back" "$out" "/shared/x cap_net_raw=ep"
+[ -s "$base/c1-root.err" ] && sed 's/^/#   crun: /' "$base/c1-root.err"
+is "crun: the value lands under container 1's key, nothing else" "$(capnames "$shared/x")" \
+	"security.capability@uid\\075100000=$(v3_net_raw a0860100)"
+out=$(run c1-user 100000 1000 "$RW" 'capsh --print | sed -n s/^Current:.//p; /shared/x --print | sed -n s/^Current:.//p')
+is "crun: a non-root uid of container 1 has nothing, then CAP_NET_RAW from the file" "$out" \
+	"$(printf '=\ncap_net_raw=ep')"
+out=$(run c2-user 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p; getcap /shared/x; echo end')
+is "crun: container 2 (another mapping) reads no value and gets nothing" "$out" "$(printf '=\nend')"
+out=$(run c2-root 200000 0 "$RW" 'setcap cap_net_raw=ep /shared/x 2>&1; echo rc=$?')
+case $out in
+*"Operation not permitted"*rc=1) pass "crun: container 2's root may not set a file container 1's root owns" ;;
+*) flunk "crun: container 2's root may not set a file container 1's root owns"; echo "#   got: '$out'" ;;
+esac
+is "crun: the host's uid 1000 gets nothing from the file" "$(cur nsrun -H -u 1000 -- "$shared/x")" "="
+is "crun: host root reads no plain value" \
+	"$(getcap "$shared/x"; echo end)" "end"
+
+# With crun's idmapped bind mount: the shared tree belongs to the image uid
+# 5000 (no host user), which each container's mount maps to its own root.
+rm -f "$shared/x"
+cp $CAPSH "$shared/x"
+chmod 755 "$shared/x"
+chown 5000:5000 "$shared/x"
+idmap() { echo "\"rbind\",\"rw\",\"idmap=uids=5000-$1-1;gids=5000-$1-1\""; }
+out=$(run i1-root 100000 0 "$(idmap 100000)" 'stat -c %u:%g /shared/x; setcap cap_net_raw=ep /shared/x && getcap /shared/x')
+if grep -q . "$base/i1-root.err" && ! [ -n "$out" ]; then
+	flunk "crun idmap: container 1 runs with an idmapped /shared"
+	sed 's/^/#   crun: /' "$base/i1-root.err"
+else
+	is "crun idmap: the image uid is container 1's root there, which sets the value" "$out" \
+		"$(printf '0:0\n/shared/x cap_net_raw=ep')"
+	is "crun idmap: the value lands under the image uid's key" "$(capnames "$shared/x")" \
+		"security.capability@uid\\0755000=$(v3_net_raw 88130000)"
+	out=$(run i1-user 100000 1000 "$(idmap 100000)" '/shared/x --print | sed -n s/^Current:.//p')
+	is "crun idmap: a non-root uid of container 1 gets CAP_NET_RAW" "$out" "cap_net_raw=ep"
+	out=$(run i2-user 200000 1000 "$(idmap 200000)" '/shared/x --print | sed -n s/^Current:.//p')
+	is "crun idmap: container 2, mapping the image uid to its root too, shares the value" "$out" "cap_net_raw=ep"
+	out=$(run i2-plain 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
+	is "crun idmap: container 2 without the idmapped mount gets nothing" "$out" "="
+	is "crun idmap: the host's uid 1000 gets nothing" "$(cur nsrun -H -u 1000 -- "$shared/x")" "="
+	is "crun idmap: the host reads no plain value" "$(getcap "$shared/x"; echo end)" "end"
+fi
+
+# ------------------------------------------- 6. an OCI layer with the wildcard
+# umoci (Go's archive/tar) builds a layer as an image pipeline would: a build
+# left a host value on a binary, nscap turns it into the wildcard, umoci
+# repacks. Go refuses PAX keys with '=', so @uid=K cannot travel in a layer;
+# the wildcard's name has none.
+UMOCI=/usr/bin/umoci
+echo "# scenario 6: $($UMOCI --version)"
+img=$base/oci
+if $UMOCI init --layout "$img" && $UMOCI new --image "$img:app" &&
+	$UMOCI unpack --image "$img:app" "$base/build" >/dev/null; then
+	x=$base/build/rootfs/x
+	cp $CAPSH "$x"
+	chmod 755 "$x"
+	setcap cap_net_raw=ep "$x"
+	check "umoci: nscap convert --to-wildcard turns the build's host value into the wildcard" \
+		nscap convert --to-wildcard "$x"
+	check "umoci repack exits 0" sh -c "$UMOCI repack --image '$img:app' '$base/build' >/dev/null"
+	# The layer just written: the newest gzip blob that holds x.
+	layer=
+	for b in $(ls -t "$img"/blobs/sha256/*); do
+		if gzip -dc "$b" 2>/dev/null | tar -tf - 2>/dev/null | grep -qx 'x\|./x'; then layer=$b; break; fi
+	done
+	gzip -dc "$layer" >"$base/layer.tar" 2>/dev/null
+	is "umoci: the layer's PAX header carries the wildcard, no plain value" \
+		"$(strings "$base/layer.tar" | grep -o 'SCHILY\.xattr\.security\.capability[^=]*' | sort -u)" \
+		"SCHILY.xattr.security.capability@uid"
+	check "umoci unpack of the image (as host root) exits 0" \
+		sh -c "$UMOCI unpack --image '$img:app' '$base/run' >/dev/null"
+	y=$base/run/rootfs/x
+	chmod 755 "$base/run"  # umoci makes the bundle 0700
+	is "umoci: the unpacked file holds the wildcard, as v2" "$(capnames "$y")" \
+		"security.capability@uid=0x0100000200200000000000000000000000000000"
+	rm -rf "$shared" && ln -s "$base/run/rootfs" "$shared"
+	out=$(run o1-user 100000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
+	is "umoci: a non-root uid of container 1 gets CAP_NET_RAW from the image" "$out" "cap_net_raw=ep"
+	out=$(run o2-user 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
+	is "umoci: so does container 2, with another mapping" "$out" "cap_net_raw=ep"
+	is "umoci: the host's uid 1000 gets nothing" "$(cur nsrun -H -u 1000 -- "$y")" "="
+	is "umoci: host root reads no plain value" "$(getcap "$y"; echo end)" "end"
+else
+	flunk "umoci: init, new and unpack of an empty image"
+fi
+
+# ------------------------------------------------------- 4. rootless users
+echo "# scenario 4: $($UNSHARE --version), newuidmap of Debian's uidmap"
+home=$base/home
+rootless_users "$home"
+
+as alice cp $CAPSH "$home/alice/x"
+# (--map-auto with --map-root-user: root is alice, 1.. her first 65535 subuids)
+is "rootless: alice's namespace maps her subordinate ids" \
+	"$(userns alice 'cat /proc/self/uid_map' | tr -s ' ' | sed 's/^ //')" \
+	"$(printf '0 1000 1\n1 300000 65535')"
+out=$(userns alice "setcap cap_net_raw=ep $home/alice/x && getcap $home/alice/x" 2>&1)
+is "rootless: alice's namespace root sets cap_net_raw=ep on her binary" "$out" "$home/alice/x cap_net_raw=ep"
+is "rootless: the value lands under alice's key, nothing else" "$(capnames "$home/alice/x")" \
+	"security.capability@uid\\0751000=$(v3_net_raw e8030000)"
+out=$(userns alice "$SETPRIV --reuid=1 --regid=1 --clear-groups $home/alice/x --print | sed -n s/^Current:.//p")
+is "rootless: a non-root uid of alice's namespace (host uid 300000) gets CAP_NET_RAW" "$out" "cap_net_raw=ep"
+is "rootless: alice on the host, outside her namespace, gets nothing" \
+	"$(as alice "$home/alice/x" --print | sed -n 's/^Current: //p')" "="
+out=$(userns bob "getcap $home/alice/x; $SETPRIV --reuid=1 --regid=1 --clear-groups $home/alice/x --print | sed -n s/^Current:.//p")
+is "rootless: bob's namespace reads no value, and its uid 1 gets nothing" "$out" "="
+out=$(userns bob "setcap cap_net_raw=ep $home/alice/x" 2>&1 && echo allowed)
+case $out in
+*allowed) flunk "rootless: bob's namespace may not set alice's file"; echo "#   got: '$out'" ;;
+*) pass "rootless: bob's namespace may not set alice's file" ;;
+esac
+is "rootless: host root reads no plain value" "$(getcap "$home/alice/x"; echo end)" "end"
+
+done_testing
