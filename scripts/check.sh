@@ -7,7 +7,8 @@
 # (Debian's LSM stack, AppArmor, SELinux, IMA, EVM, audit, overlayfs and FUSE
 # as modules; booted twice after the main guest, tests/guest/lsm/), then
 # three kernels that are only compiled and linked, never booted (overlayfs
-# and FUSE as modules, CONFIG_XATTR_USER_NS=n, CONFIG_SECURITY=n).
+# and FUSE as modules, CONFIG_XATTR_USER_NS=n, CONFIG_SECURITY=n), then stock
+# 6.12 with the LSM guest's config (booted last, for EVM's check on stock).
 #
 # Environment:
 #   NSCAPS_VARIANT=debug|test  kernel config to boot (default debug: KASAN,
@@ -76,11 +77,14 @@ kout=$BUILD/kernel/out-patched-$variant
 # from the series is exported), the series with CONFIG_XATTR_USER_NS=n (the
 # callers link against the header's stubs), and CONFIG_SECURITY=n. They run
 # beside the guest, which keeps one core busy; their lines are added after.
-# build_one NAME VARIANT: build VARIANT from the same tree; one PASS or FAIL
-# line (the first compiler, linker or modpost error, and how many).
+# build_one NAME VARIANT [stock]: build VARIANT from the same tree (or from
+# Debian's source without the series); one PASS or FAIL line (the first
+# compiler, linker or modpost error, and how many).
 build_one() {
-	local name=$1 v=$2 blog=$BUILD/check/build-$2.log errs why n t=$(date +%s)
-	if bash scripts/kernel-build.sh patched "$v" --src "$ksrc" >/dev/null 2>"$blog"; then
+	local name=$1 v=$2 blog=$BUILD/check/build-$2${3:+-$3}.log errs why n t=$(date +%s)
+	local how=(patched "$v" --src "$ksrc")
+	[ "${3:-}" = stock ] && how=(stock "$v")
+	if bash scripts/kernel-build.sh "${how[@]}" >/dev/null 2>"$blog"; then
 		echo "PASS build:$name"
 		echo "== build:$name took $(($(date +%s) - t)) s" >&2
 	else
@@ -97,14 +101,18 @@ build_one() {
 	fi
 }
 # The LSM guest's kernel first (it boots after the main guest), then the
-# compile-only builds.
+# compile-only builds, then stock 6.12 with the LSM guest's config (EVM's
+# check on stock, booted last).
 lsm_ready=$BUILD/check/lsm-built
+stock_ready=$BUILD/check/stock-lsm-built
 beside_guest() {
 	build_one lsm lsm
 	touch "$lsm_ready"
 	build_one modules modules
 	build_one xattr-user-ns-off nofeature
 	build_one security-off nosecurity
+	build_one stock-lsm lsm stock
+	touch "$stock_ready"
 }
 log "beside the guest: the LSM guest's kernel, then compile-only builds: overlayfs and FUSE as modules, CONFIG_XATTR_USER_NS=n, CONFIG_SECURITY=n"
 builds_results=$BUILD/check/results-builds.txt
@@ -153,6 +161,17 @@ if grep -q '^PASS build:lsm' "$builds_results"; then
 		bash vm/run.sh "$lkout/arch/x86/boot/bzImage" "$lstage" "$BUILD/check/vm-selinux" --timeout 900 \
 			--append "lsm=$order nscaps.list=/tests/list-selinux"
 		python3 vm/results.py "$BUILD/check/vm-selinux/console.log" --prefix lsm-selinux >>"$lsm_results"
+		# Stock 6.12, same config and initramfs, EVM's check only: the
+		# plain value's offline edit is refused there too; namespaced
+		# values are not protected (what patch 0038 adds).
+		while [ ! -e "$stock_ready" ] && kill -0 "$builds_pid" 2>/dev/null; do sleep 5; done
+		if grep -q '^PASS build:stock-lsm' "$builds_results"; then
+			bash vm/run.sh "$BUILD/kernel/out-stock-lsm/arch/x86/boot/bzImage" "$lstage" \
+				"$BUILD/check/vm-stock-evm" --timeout 900 --append "evm=fix nscaps.list=/tests/list-stock"
+			python3 vm/results.py "$BUILD/check/vm-stock-evm/console.log" --prefix stock-lsm >>"$lsm_results"
+		else
+			echo "FAIL stock-lsm-guest: its kernel did not build (see $BUILD/check/build-lsm-stock.log)" >>"$lsm_results"
+		fi
 	else
 		echo "FAIL lsm-guest: staging failed: $(tail -1 "$BUILD/check/stage-lsm.log")" >>"$lsm_results"
 	fi
@@ -167,7 +186,7 @@ log "builds beside the guests done $(($(date +%s) - t_lsm)) s after the LSM gues
 if grep -q '^\(PASS\|FAIL\) build:' "$builds_results"; then
 	grep '^\(PASS\|FAIL\) build:' "$builds_results" >>"$results"
 fi
-[ "$(grep -c '^\(PASS\|FAIL\) build:' "$builds_results")" = 4 ] ||
+[ "$(grep -c '^\(PASS\|FAIL\) build:' "$builds_results")" = 5 ] ||
 	echo "FAIL build: the builds beside the guest did not all report (see $builds_results)" >>"$results"
 kunit=$(cat kernel/kunit-suites 2>/dev/null | sed 's/#.*//' | xargs)
 python3 vm/results.py "$BUILD/check/vm/console.log" --expect-kunit $kunit >>"$results"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The main job: install packages, build the stock and the patched kernel and
-# the tools, boot each in QEMU and run the walkthrough (demo/walkthrough.sh):
-# first the problem on stock 6.12, then namespaced capabilities working.
+# the tools, boot each in QEMU and run the walkthrough (demo/walkthrough.sh,
+# with Debian's crun and rootless tools): first the problem on stock 6.12,
+# then namespaced capabilities working.
 . "$(dirname "$0")/lib.sh"
 cd "$NSCAPS_ROOT"
 
@@ -12,13 +13,16 @@ rm -rf "$BUILD/demo"
 stage=$BUILD/demo/stage
 mkdir -p "$stage/tests"
 bash tests/guest/stage.sh "$stage"
+bash tests/guest/stage-tools.sh "$stage"
 # The walkthrough is the only entry: drop the staged test list.
 cp demo/walkthrough.sh "$stage/tests/walkthrough.sh"
 echo "walkthrough|plain|sh /tests/walkthrough.sh" >"$stage/tests/list"
 
+# The LSM guest's configuration (Debian's LSM stack, AF_UNIX for crun), stock
+# and patched.
 status=0
 for kind in stock patched; do
-	kernel=$(bash scripts/kernel-build.sh "$kind" test)
+	kernel=$(bash scripts/kernel-build.sh "$kind" lsm)
 	bash vm/run.sh "$kernel" "$stage" "$BUILD/demo/$kind" --timeout 600
 	log="$BUILD/demo/$kind/console.log"
 	echo

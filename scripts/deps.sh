@@ -15,9 +15,9 @@ pkgs=(
 	# modules.dep, and the tools its checks run.
 	linux-config-6.12 checkpolicy kmod auditd fuse-overlayfs fuse3 keyutils
 	ima-evm-utils
-	# Real clients in the main guest (issue 14): Debian's OCI runtime, an
-	# OCI image tool, and the setuid newuidmap/newgidmap rootless tools use.
-	crun umoci uidmap
+	# Real clients in the LSM guest (issue 14): Debian's OCI runtime, OCI
+	# image tools, and the setuid newuidmap/newgidmap rootless tools use.
+	crun umoci buildah uidmap
 	"$@"
 )
 missing=()

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP helpers of the guest's shell tests, sourced from /tests/tap.sh by
-# busybox sh (which has one global scope: helpers keep their variables local).
+# TAP helpers of the guest's shell tests (and the few checks several of them
+# make), sourced from /tests/tap.sh by busybox sh (which has one global
+# scope: helpers keep their variables local).
 n=0 fail=0
 pass() { n=$((n + 1)); echo "ok $n - $1"; }
 flunk() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
@@ -58,3 +59,21 @@ done_testing() {
 }
 # cur CMD...: the "Current:" capability line of capsh --print run by CMD
 cur() { "$@" --print 2>/dev/null | sed -n 's/^Current: //p'; }
+# paxval TARFILE NAME BYTES: hex (0x...) of the first BYTES bytes of NAME's
+# value in the first PAX record of NAME in TARFILE (the record is
+# "LEN SCHILY.xattr.NAME=VALUE")
+paxval() {
+	local k
+	k=$(printf 'SCHILY.xattr.%s=' "$2" | xxd -p | tr -d '\n')
+	xxd -p "$1" | tr -d '\n' | grep -o "$k[0-9a-f]\{$(($3 * 2))\}" | head -1 | sed "s/^$k/0x/"
+}
+# capnames FILE: the security.capability names and values (hex) of FILE as
+# host root lists them, sorted; getfattr prints '=' in a name as \075
+capnames() {
+	getfattr --absolute-names -h -d -m '^security\.capability' -e hex "$1" 2>/dev/null |
+		grep '^security\.capability' | sort
+}
+# cap_net_raw=ep as v2, and (v3_net_raw K) as v3 with rootid K (little-endian
+# hex): what host root reads from a raw security.capability@uid=K
+V2_NET_RAW=0x0100000200200000000000000000000000000000
+v3_net_raw() { echo "0x0100000300200000000000000000000000000000$1"; }

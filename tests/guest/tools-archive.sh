@@ -40,17 +40,8 @@ xa() {
 }
 # keywords TARFILE: the xattr keywords in a tar's PAX headers, sorted, unique
 keywords() { strings "$1" | grep -o 'SCHILY\.xattr\.[^=]*' | sort -u; }
-# paxval TARFILE NAME BYTES: hex of the first BYTES bytes of NAME's value in
-# the archive's first PAX header (the record is "LEN SCHILY.xattr.NAME=VALUE")
-paxval() {
-	local k
-	k=$(printf 'SCHILY.xattr.%s=' "$2" | xxd -p | tr -d '\n')
-	printf '%s\n' "$(head -c 4096 "$1" | xxd -p | tr -d '\n' |
-		sed -n "s/^.*$k\([0-9a-f]\{$(($3 * 2))\}\).*\$/0x\1/p")"
-}
 
 V2_KILL=0x0100000220000000000000000000000000000000
-V2_NET_RAW=0x0100000200200000000000000000000000000000
 V2_NET_ADMIN=0x0100000200100000000000000000000000000000
 V2_CHOWN=0x0100000201000000000000000000000000000000
 # v3 values as the host reads them: rootid 100000 (a0860100), 200000 (400d0300)

@@ -32,96 +32,18 @@ LC_ALL=C
 export LC_ALL
 . /tests/tap.sh
 . /tests/rootless.sh
-CRUN=/usr/bin/crun
+. /tests/crun.sh
 CAPSH=$(command -v capsh)
 base=${TMPDIR:?TMPDIR must be a tmpfs in the guest}/tools-runtime
 rm -rf "$base"
 mkdir -p "$base" && cd "$base" || exit 1
 chmod 755 "$base"
-# v3 cap_net_raw=ep with rootid K (little-endian hex): what host root reads
-# from a raw security.capability@uid=K
-v3_net_raw() { echo "0x0100000300200000000000000000000000000000$1"; }
 
-# capnames FILE: the security.capability names and values (hex) of FILE as
-# host root lists them, sorted; getfattr prints '=' in a name as \075
-capnames() {
-	getfattr --absolute-names -h -d -m '^security\.capability' -e hex "$1" 2>/dev/null |
-		grep '^security\.capability' | sort
-}
 
 # ---------------------------------------------------------------- 3. crun
 echo "# scenario 3: $($CRUN --version | head -1)"
-# The containers' root: empty directories over which config.json binds the
-# guest's own /bin, /lib, /usr, ... read-only, so no image is needed.
-rootfs=$base/rootfs
-mkdir -p "$rootfs"/bin "$rootfs"/sbin "$rootfs"/lib "$rootfs"/lib64 "$rootfs"/usr \
-	"$rootfs"/etc "$rootfs"/proc "$rootfs"/dev "$rootfs"/tmp "$rootfs"/shared
 shared=$base/shared
-mkdir -p "$shared"
-chmod 755 "$rootfs" "$shared"
-
-# bundle NAME HOSTBASE UID SHARED_OPTS CMD: write bundle NAME, whose
-# container maps 0..65535 to HOSTBASE..; its process runs CMD (sh -c) as
-# container uid UID, with CAP_NET_RAW in its bounding set (as Docker's and
-# podman's defaults have it) and, for root, the capabilities a runtime gives
-# root; /shared binds $shared with SHARED_OPTS (JSON strings).
-bundle() {
-	local name=$1 hb=$2 uid=$3 opts=$4 cmd=$5 caps ro m
-	caps='"CAP_NET_RAW"'
-	[ "$uid" = 0 ] && caps='"CAP_NET_RAW","CAP_SETFCAP","CAP_CHOWN","CAP_DAC_OVERRIDE","CAP_FOWNER","CAP_SETUID","CAP_SETGID"'
-	ro=""
-	for m in bin sbin lib lib64 usr etc; do
-		[ -d "/$m" ] || continue
-		ro="$ro{\"destination\":\"/$m\",\"type\":\"bind\",\"source\":\"/$m\",\"options\":[\"rbind\",\"ro\"]},"
-	done
-	mkdir -p "$base/$name"
-	cat >"$base/$name/config.json" <<EOF
-{
- "ociVersion": "1.0.2",
- "process": {
-  "terminal": false,
-  "user": {"uid": $uid, "gid": $uid},
-  "args": ["/bin/sh", "-c", "$cmd"],
-  "env": ["PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"],
-  "cwd": "/",
-  "capabilities": {"bounding": [$caps], "permitted": [$( [ "$uid" = 0 ] && echo "$caps")],
-   "effective": [$( [ "$uid" = 0 ] && echo "$caps")], "inheritable": [], "ambient": []},
-  "noNewPrivileges": false
- },
- "root": {"path": "$rootfs", "readonly": true},
- "hostname": "$name",
- "mounts": [
-  {"destination": "/proc", "type": "proc", "source": "proc"},
-  {"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "mode=755"]},
-  {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["mode=1777"]},
-  $ro
-  {"destination": "/shared", "type": "bind", "source": "$shared", "options": [$opts]}
- ],
- "linux": {
-  "namespaces": [{"type": "user"}, {"type": "mount"}, {"type": "pid"}, {"type": "ipc"}, {"type": "uts"}],
-  "uidMappings": [{"containerID": 0, "hostID": $hb, "size": 65536}],
-  "gidMappings": [{"containerID": 0, "hostID": $hb, "size": 65536}]
- }
-}
-EOF
-}
-# run NAME HOSTBASE UID SHARED_OPTS CMD: run that container once; its output
-# on stdout, crun's errors in $base/NAME.err. crun looks at /sys/fs/cgroup
-# even with --cgroup-manager=disabled; the guest's kernel has no cgroups, so
-# a private mount namespace gives it an empty tmpfs there. The guest's root
-# is an initramfs, where pivot_root() is refused: --no-pivot, as for any
-# runtime on a ramdisk root.
-run() {
-	bundle "$@"
-	$UNSHARE -m sh -c 'if [ -d /sys/fs/cgroup ]; then
-			mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null || :
-		else
-			mount -t tmpfs none /sys/fs && mkdir /sys/fs/cgroup || exit 125
-		fi
-		exec "$@"' - \
-		$CRUN --root "$base/state" --cgroup-manager=disabled run --no-pivot --bundle "$base/$1" "$1" \
-		</dev/null 2>"$base/$1.err"
-}
+crun_setup "$base" "$shared"
 
 cp $CAPSH "$shared/x"
 chmod 755 "$shared/x"
@@ -129,17 +51,17 @@ chmod 755 "$shared/x"
 chown 100000:100000 "$shared/x"
 RW='"rbind","rw"'
 
-out=$(run c1-root 100000 0 "$RW" 'setcap cap_net_raw=ep /shared/x && getcap /shared/x')
+out=$(ctr c1-root 100000 0 "$RW" 'setcap cap_net_raw=ep /shared/x && getcap /shared/x')
 is "crun: container 1's root sets cap_net_raw=ep and reads it back" "$out" "/shared/x cap_net_raw=ep"
 [ -s "$base/c1-root.err" ] && sed 's/^/#   crun: /' "$base/c1-root.err"
 is "crun: the value lands under container 1's key, nothing else" "$(capnames "$shared/x")" \
 	"security.capability@uid\\075100000=$(v3_net_raw a0860100)"
-out=$(run c1-user 100000 1000 "$RW" 'capsh --print | sed -n s/^Current:.//p; /shared/x --print | sed -n s/^Current:.//p')
+out=$(ctr c1-user 100000 1000 "$RW" 'capsh --print | sed -n s/^Current:.//p; /shared/x --print | sed -n s/^Current:.//p')
 is "crun: a non-root uid of container 1 has nothing, then CAP_NET_RAW from the file" "$out" \
 	"$(printf '=\ncap_net_raw=ep')"
-out=$(run c2-user 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p; getcap /shared/x; echo end')
+out=$(ctr c2-user 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p; getcap /shared/x; echo end')
 is "crun: container 2 (another mapping) reads no value and gets nothing" "$out" "$(printf '=\nend')"
-out=$(run c2-root 200000 0 "$RW" 'setcap cap_net_raw=ep /shared/x 2>&1; echo rc=$?')
+out=$(ctr c2-root 200000 0 "$RW" 'setcap cap_net_raw=ep /shared/x 2>&1; echo rc=$?')
 case $out in
 *"Operation not permitted"*rc=1) pass "crun: container 2's root may not set a file container 1's root owns" ;;
 *) flunk "crun: container 2's root may not set a file container 1's root owns"; echo "#   got: '$out'" ;;
@@ -155,7 +77,7 @@ cp $CAPSH "$shared/x"
 chmod 755 "$shared/x"
 chown 5000:5000 "$shared/x"
 idmap() { echo "\"rbind\",\"rw\",\"idmap=uids=5000-$1-1;gids=5000-$1-1\""; }
-out=$(run i1-root 100000 0 "$(idmap 100000)" 'stat -c %u:%g /shared/x; setcap cap_net_raw=ep /shared/x && getcap /shared/x')
+out=$(ctr i1-root 100000 0 "$(idmap 100000)" 'stat -c %u:%g /shared/x; setcap cap_net_raw=ep /shared/x && getcap /shared/x')
 if grep -q . "$base/i1-root.err" && ! [ -n "$out" ]; then
 	flunk "crun idmap: container 1 runs with an idmapped /shared"
 	sed 's/^/#   crun: /' "$base/i1-root.err"
@@ -164,11 +86,11 @@ else
 		"$(printf '0:0\n/shared/x cap_net_raw=ep')"
 	is "crun idmap: the value lands under the image uid's key" "$(capnames "$shared/x")" \
 		"security.capability@uid\\0755000=$(v3_net_raw 88130000)"
-	out=$(run i1-user 100000 1000 "$(idmap 100000)" '/shared/x --print | sed -n s/^Current:.//p')
+	out=$(ctr i1-user 100000 1000 "$(idmap 100000)" '/shared/x --print | sed -n s/^Current:.//p')
 	is "crun idmap: a non-root uid of container 1 gets CAP_NET_RAW" "$out" "cap_net_raw=ep"
-	out=$(run i2-user 200000 1000 "$(idmap 200000)" '/shared/x --print | sed -n s/^Current:.//p')
+	out=$(ctr i2-user 200000 1000 "$(idmap 200000)" '/shared/x --print | sed -n s/^Current:.//p')
 	is "crun idmap: container 2, mapping the image uid to its root too, shares the value" "$out" "cap_net_raw=ep"
-	out=$(run i2-plain 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
+	out=$(ctr i2-plain 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
 	is "crun idmap: container 2 without the idmapped mount gets nothing" "$out" "="
 	is "crun idmap: the host's uid 1000 gets nothing" "$(cur nsrun -H -u 1000 -- "$shared/x")" "="
 	is "crun idmap: the host reads no plain value" "$(getcap "$shared/x"; echo end)" "end"
@@ -207,9 +129,9 @@ if $UMOCI init --layout "$img" && $UMOCI new --image "$img:app" &&
 	is "umoci: the unpacked file holds the wildcard, as v2" "$(capnames "$y")" \
 		"security.capability@uid=0x0100000200200000000000000000000000000000"
 	rm -rf "$shared" && ln -s "$base/run/rootfs" "$shared"
-	out=$(run o1-user 100000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
+	out=$(ctr o1-user 100000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
 	is "umoci: a non-root uid of container 1 gets CAP_NET_RAW from the image" "$out" "cap_net_raw=ep"
-	out=$(run o2-user 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
+	out=$(ctr o2-user 200000 1000 "$RW" '/shared/x --print | sed -n s/^Current:.//p')
 	is "umoci: so does container 2, with another mapping" "$out" "cap_net_raw=ep"
 	is "umoci: the host's uid 1000 gets nothing" "$(cur nsrun -H -u 1000 -- "$y")" "="
 	is "umoci: host root reads no plain value" "$(getcap "$y"; echo end)" "end"

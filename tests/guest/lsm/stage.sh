@@ -4,9 +4,9 @@
 # by "kernel-build.sh patched lsm" in KOUT, reusing the nscaps kselftests
 # and nsrun the main guest's stage MAIN holds (same tree, userspace only).
 #   stage.sh KOUT MAIN STAGE
-# Two lists, one initramfs: tests/list for the default boot (AppArmor),
+# Three lists, one initramfs: tests/list for the default boot (AppArmor),
 # tests/list-selinux for the boot with SELinux (nscaps.list=, see
-# vm/guest-init.sh).
+# vm/guest-init.sh), tests/list-stock for stock 6.12 with the same config.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kout=$1 main=$2 stage=$3
@@ -25,14 +25,11 @@ cp /usr/bin/ls /usr/bin/chcon /usr/bin/runcon /usr/bin/cat /usr/bin/fuse-overlay
 cp /sbin/auditctl "$stage/sbin/"
 # keyctl and evmctl for the EVM check (its HMAC key, security.ima hashes).
 cp /usr/bin/keyctl /usr/bin/evmctl "$stage/usr/bin/"
-cp "$here/../tap.sh" "$stage/tests/tap.sh"
-# Real clients (issue 14): Debian's OCI runtime and image tool, the rootless
-# tools, nscap, and their test (crun needs AF_UNIX, which the main guest's
-# kernel does not build).
-cp /usr/bin/crun /usr/bin/umoci /usr/bin/newuidmap /usr/bin/newgidmap /usr/bin/unshare \
-	/usr/bin/setpriv "$stage/usr/bin/"
+# Real clients (issue 14): the container tools and their tests (crun needs
+# AF_UNIX, which the main guest's kernel does not build).
+bash "$here/../stage-tools.sh" "$stage"
 cp "$main/usr/local/bin/nscap" "$stage/usr/local/bin/"
-cp "$here/../tools-runtime.sh" "$here/../rootless.sh" "$stage/tests/"
+cp "$here/../tools-runtime.sh" "$here/../tools-build.sh" "$stage/tests/"
 cp "$here"/tap.sh "$here"/apparmor.sh "$here"/audit.sh "$here"/fuse-overlayfs.sh \
 	"$here"/selinux.sh "$here"/evm.sh "$stage/tests/lsm/"
 
@@ -79,8 +76,11 @@ printf 'SELINUX=enforcing\nSELINUXTYPE=nscaps\n' >"$stage/etc/selinux/config"
 	echo "fuse-overlayfs|tap|sh /tests/lsm/fuse-overlayfs.sh"
 	grep '^filesystems-nscaps-' "$main/tests/list"
 	echo "tools-runtime|tap|sh /tests/tools-runtime.sh"
+	echo "tools-build|tap|sh /tests/tools-build.sh"
 	# Last: it loads EVM's HMAC key and an IMA policy (the boot has
 	# evm=fix, see check.sh).
 	echo "evm|tap|sh /tests/lsm/evm.sh"
 } >"$stage/tests/list"
 echo "selinux|tap|sh /tests/lsm/selinux.sh" >"$stage/tests/list-selinux"
+# Stock 6.12 booted with this initramfs (check.sh): EVM's check, as stock.
+echo "evm|tap|EVM_STOCK=1 sh /tests/lsm/evm.sh" >"$stage/tests/list-stock"
