@@ -193,12 +193,5 @@ python3 vm/results.py "$BUILD/check/vm/console.log" --expect-kunit $kunit >>"$re
 cat "$lsm_results" >>"$results"
 
 # 3. One summary.
-echo
-echo "== results (console: $BUILD/check/vm/console.log)"
-sort -s -k1,1 "$results" | awk '{ print "  " $0 }'
-pass=$(grep -c '^PASS ' "$results" || true)
-fail=$(grep -c '^FAIL ' "$results" || true)
-skip=$(grep -c '^SKIP ' "$results" || true)
-echo "== wall time: $(($(date +%s) - t0)) s"
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+sort -s -k1,1 "$results" >"$results.sorted"
+summarize "$results.sorted" "$t0" "results (console: $BUILD/check/vm/console.log)"

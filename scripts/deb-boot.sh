@@ -102,12 +102,4 @@ bash vm/run.sh "$kernel" "$stage" "$work/vm" --mem "${NSCAPS_DEB_MEM:-2048}" \
 	--timeout "${NSCAPS_DEB_TIMEOUT:-2400}"
 results=$work/results.txt
 python3 vm/results.py "$work/vm/console.log" >"$results"
-echo
-echo "== results of $pkg (console: $work/vm/console.log)"
-awk '{ print "  " $0 }' "$results"
-pass=$(grep -c '^PASS ' "$results" || true)
-fail=$(grep -c '^FAIL ' "$results" || true)
-skip=$(grep -c '^SKIP ' "$results" || true)
-echo "== wall time: $(($(date +%s) - t0)) s"
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+summarize "$results" "$t0" "results of $pkg (console: $work/vm/console.log)"

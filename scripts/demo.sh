@@ -14,20 +14,33 @@ stage=$BUILD/demo/stage
 mkdir -p "$stage/tests"
 bash tests/guest/stage.sh "$stage"
 bash tests/guest/stage-tools.sh "$stage"
-# The walkthrough is the only entry: drop the staged test list.
+# The walkthrough, then two of the real clients' scenarios (issue 14) that
+# also have a stock half: tar between two containers, and a rootless buildah
+# build. Drop the staged test list.
 cp demo/walkthrough.sh "$stage/tests/walkthrough.sh"
-echo "walkthrough|plain|sh /tests/walkthrough.sh" >"$stage/tests/list"
+cp tests/guest/tools-build.sh "$stage/tests/"
+{
+	echo "walkthrough|plain|sh /tests/walkthrough.sh"
+	echo "tools-archive|tap|sh /tests/tools-archive.sh 1"
+	echo "tools-build|tap|sh /tests/tools-build.sh"
+} >"$stage/tests/list"
 
 # The LSM guest's configuration (Debian's LSM stack, AF_UNIX for crun), stock
 # and patched.
 status=0
 for kind in stock patched; do
 	kernel=$(bash scripts/kernel-build.sh "$kind" lsm)
-	bash vm/run.sh "$kernel" "$stage" "$BUILD/demo/$kind" --timeout 600
+	bash vm/run.sh "$kernel" "$stage" "$BUILD/demo/$kind" --timeout 900
 	log="$BUILD/demo/$kind/console.log"
 	echo
 	echo "================ $kind kernel ================"
 	sed -n '/^NSCAPS-BEGIN walkthrough/,/^NSCAPS-END walkthrough/p' "$log" | sed '1d;$d'
+	for t in tools-archive tools-build; do
+		echo
+		echo "---------------- $t ($kind) ----------------"
+		sed -n "/^NSCAPS-BEGIN $t/,/^NSCAPS-END $t/p" "$log" | sed '1d;$d' |
+			grep -a '^ok\|^not ok\|^# '
+	done
 	python3 vm/results.py "$log" >"$BUILD/demo/$kind/results.txt"
 	if grep '^FAIL' "$BUILD/demo/$kind/results.txt"; then
 		status=1

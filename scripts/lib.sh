@@ -18,6 +18,21 @@ export KBUILD_BUILD_USER=nscaps KBUILD_BUILD_HOST=nscaps
 
 die() { echo "error: $*" >&2; exit 1; }
 log() { echo "== $*" >&2; }
+# summarize RESULTS T0 TITLE: print RESULTS (PASS/FAIL/SKIP lines), the wall
+# time since T0 and the closing line "N passed, N failed, N skipped"; false
+# if anything failed or nothing passed.
+summarize() {
+	local pass fail skip
+	echo
+	echo "== $3"
+	awk '{ print "  " $0 }' "$1"
+	pass=$(grep -c '^PASS ' "$1" || true)
+	fail=$(grep -c '^FAIL ' "$1" || true)
+	skip=$(grep -c '^SKIP ' "$1" || true)
+	echo "== wall time: $(($(date +%s) - $2)) s"
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+}
 
 # ksrc_version: the Debian package version of the installed kernel source.
 ksrc_version() {
