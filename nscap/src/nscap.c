@@ -264,8 +264,9 @@ static int read_fcaps(const char *path, const char *name, struct nscap_fcaps *c,
 	return 0;
 }
 
+/* Write a value; @flags as setxattr()'s (XATTR_CREATE: EEXIST is reported). */
 static int write_fcaps(const char *path, const struct target *t,
-		       const struct nscap_fcaps *c)
+		       const struct nscap_fcaps *c, int flags)
 {
 	unsigned char buf[NSCAP_SIZE_MAX];
 	int n = nscap_fcaps_encode(c, buf, sizeof(buf));
@@ -275,9 +276,14 @@ static int write_fcaps(const char *path, const struct target *t,
 			nscap_fcaps_strerror(n));
 		return 1;
 	}
-	if (setxattr(path, t->name, buf, (size_t)n, 0)) {
+	if (setxattr(path, t->name, buf, (size_t)n, flags)) {
 		int e = errno;
 
+		if (e == EEXIST) {
+			fprintf(stderr, "%s: %s: %s: already exists; use "
+				"--force to overwrite it\n", progname, path, t->name);
+			return 1;
+		}
 		file_error(path, t->name, e);
 		if ((t->kind != NSCAP_NAME_PLAIN || in_child_userns()) && ns_errno(e))
 			hint_once();
@@ -733,7 +739,7 @@ static int cmd_set(int argc, char **argv)
 	if (t.kind == NSCAP_NAME_PLAIN && in_child_userns())
 		hint_once();
 	for (int i = optind + 1; i < argc; i++)
-		if (write_fcaps(argv[i], &t, &c))
+		if (write_fcaps(argv[i], &t, &c, 0))
 			status = EXIT_FAIL;
 	return status;
 }
@@ -989,27 +995,41 @@ static int cmd_restore(int argc, char **argv)
 
 /*
  * Write @c under @dst, then remove @src: the value moves, and is never absent
- * in between. An existing @dst is kept (exit 1) unless @force.
+ * in between. An existing @dst is kept (exit 1) unless @force. If @src cannot
+ * be removed (a caller that may write @dst but not remove @src), @dst is put
+ * back as it was: a failed move changes nothing.
  */
 static int move_value(const char *path, const char *src, const struct target *dst,
 		      const struct nscap_fcaps *c, bool force)
 {
-	unsigned char probe[1];
+	_cleanup_free_ unsigned char *old = NULL;
+	ssize_t oldlen = -ENODATA;
+	int e, undo;
 
-	if (!force) {
-		if (getxattr(path, dst->name, probe, 0) >= 0) {
-			fprintf(stderr, "%s: %s: %s: already exists; use "
-				"--force to overwrite it\n", progname, path, dst->name);
-			return 1;
-		}
-		if (errno != ENODATA) {
-			file_error(path, dst->name, errno);
+	if (force) {
+		oldlen = get_value(path, dst->name, false, &old);
+		if (oldlen < 0 && oldlen != -ENODATA) {
+			file_error(path, dst->name, (int)-oldlen);
 			return 1;
 		}
 	}
-	if (write_fcaps(path, dst, c))
+	if (write_fcaps(path, dst, c, force ? 0 : XATTR_CREATE))
 		return 1;
-	return remove_name(path, src, false);
+	if (!removexattr(path, src))
+		return 0;
+	e = errno;
+	file_error(path, src, e);
+	if (ns_errno(e) && in_child_userns())
+		hint_once();
+	undo = oldlen >= 0 ? setxattr(path, dst->name, old, (size_t)oldlen, XATTR_REPLACE)
+			   : removexattr(path, dst->name);
+	if (undo)
+		fprintf(stderr, "%s: %s: %s: could not be put back (%s); the value "
+			"is now in both names\n", progname, path, dst->name, strerror(errno));
+	else
+		fprintf(stderr, "%s: %s: %s put back as it was; nothing changed\n",
+			progname, path, dst->name);
+	return 1;
 }
 
 static int convert_to_uid(const char *path, const struct cmdopts *o)
@@ -1082,7 +1102,7 @@ static int convert_to_plain(const char *path, const struct cmdopts *o,
 	c.revision = 2;
 	c.rootid = 0;
 	target_init(&plain, NSCAP_NAME_PLAIN, 0);
-	if (write_fcaps(path, &plain, &c))
+	if (write_fcaps(path, &plain, &c, 0))
 		return 1;
 	if (o->strip) {
 		_cleanup_free_ char *buf = NULL;

@@ -18,10 +18,12 @@ crun_setup() {
 # bundle NAME HOSTBASE UID SHARED_OPTS CMD: write bundle NAME, whose
 # container maps 0..65535 to HOSTBASE..; its process runs CMD (sh -c) as
 # container uid UID, with CAP_NET_RAW in its bounding set (as Docker's
-# default has it; CRUN_BOUNDING, JSON strings, replaces it) and, for root,
-# the capabilities a runtime gives root; /shared binds SHARED with SHARED_OPTS (JSON strings).
+# default has it; CRUN_BOUNDING, JSON strings, replaces it for non-root uids)
+# and, for root, the capabilities a runtime gives root; /shared binds SHARED with SHARED_OPTS (JSON strings).
 bundle() {
-	local name=$1 hb=$2 uid=$3 opts=$4 cmd=$5 caps ro m
+	local name=$1 hb=$2 uid=$3 opts=$4 cmd caps ro m
+	# CMD as a JSON string: backslashes and double quotes escaped.
+	cmd=$(printf '%s' "$5" | sed 's/[\\"]/\\&/g')
 	caps=${CRUN_BOUNDING:-'"CAP_NET_RAW"'}
 	[ "$uid" = 0 ] && caps='"CAP_NET_RAW","CAP_SETFCAP","CAP_CHOWN","CAP_DAC_OVERRIDE","CAP_FOWNER","CAP_SETUID","CAP_SETGID"'
 	ro=""

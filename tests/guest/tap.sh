@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # TAP helpers of the guest's shell tests (and the few checks several of them
-# make), sourced from /tests/tap.sh by busybox sh (which has one global
-# scope: helpers keep their variables local).
+# make), sourced from /tests/tap.sh by busybox sh; helpers keep their
+# variables local, since ash's locals are dynamically scoped.
 n=0 fail=0
 pass() { n=$((n + 1)); echo "ok $n - $1"; }
 flunk() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
@@ -73,7 +73,13 @@ capnames() {
 	getfattr --absolute-names -h -d -m '^security\.capability' -e hex "$1" 2>/dev/null |
 		grep '^security\.capability' | sort
 }
-# cap_net_raw=ep as v2, and (v3_net_raw K) as v3 with rootid K (little-endian
-# hex): what host root reads from a raw security.capability@uid=K
+# Values in hex as getfattr -e hex prints them: v2 values of one capability
+# (=ep), and (v3_net_raw K) cap_net_raw=ep as v3 with rootid K (little-endian
+# hex), which is what host root reads from a raw security.capability@uid=K.
 V2_NET_RAW=0x0100000200200000000000000000000000000000
+V2_KILL=0x0100000220000000000000000000000000000000
+V2_NET_ADMIN=0x0100000200100000000000000000000000000000
+V2_CHOWN=0x0100000201000000000000000000000000000000
+V2_SYS_TIME=0x0100000200000002000000000000000000000000
+V3_NET_RAW_100000=0x0100000300200000000000000000000000000000a0860100
 v3_net_raw() { echo "0x0100000300200000000000000000000000000000$1"; }

@@ -56,27 +56,27 @@ runs() {
 	fi
 }
 
-# copies_hold USER NAMES: bad=0 if USER's vfs storage has copies of bin/x
-# and each has exactly NAMES (capnames) and gives USER, on the host outside
-# the namespace, nothing
+# copies_hold DIR USER NAMES: true if USER's vfs storage under DIR/home has
+# copies of bin/x, each with exactly NAMES (capnames), each giving USER on
+# the host, outside the namespace, nothing
 copies_hold() {
-	local f k=0 out id
-	id=$(sed -n "s/^$1:x:\([0-9]*\):.*/\1/p" /etc/passwd)
-	bad=0
-	for f in $(find "$d/home/$1/.local/share/containers/storage/vfs/dir" -path '*/bin/x' 2>/dev/null); do
+	local f k=0 out id bad=0
+	id=$(sed -n "s/^$2:x:\([0-9]*\):.*/\1/p" /etc/passwd)
+	for f in $(find "$1/home/$2/.local/share/containers/storage/vfs/dir" -path '*/bin/x' 2>/dev/null); do
 		k=$((k + 1))
 		out=$(capnames "$f")
-		[ "$out" = "$2" ] || { bad=1; echo "#   $f: '$out'"; }
+		[ "$out" = "$3" ] || { bad=1; echo "#   $f: '$out'"; }
 		out=$(cur nsrun -H -u "$id" -- "$f")
-		[ "$out" = "=" ] || { bad=1; echo "#   $f: run by $1 on the host: '$out'"; }
+		[ "$out" = "=" ] || { bad=1; echo "#   $f: run by $2 on the host: '$out'"; }
 	done
-	[ $k -gt 0 ] || { bad=1; echo "#   no bin/x in $1's storage"; }
+	[ $k -gt 0 ] || { bad=1; echo "#   no bin/x in $2's storage"; }
+	[ $bad = 0 ]
 }
 
 # scenario MODE ALICE WHAT BOB WHAT: alice builds and exports, bob runs;
 # MODE ns or stock; ALICE and BOB: capnames of bin/x in their storage
 scenario() {
-	local m=$1 d=$base/$1 ctx u f out bad
+	local m=$1 d=$base/$1 ctx f out
 	rootless_users "$d/home"
 	ctx=$d/home/alice/ctx
 	mkdir -p "$ctx"
@@ -88,8 +88,8 @@ scenario() {
 	runs "$m: alice's rootless buildah build with RUN setcap exits 0" "$d/build.out" \
 		buildah alice build --isolation chroot $NOSECCOMP -q -t localhost/capimg -f "$ctx/Containerfile" "$ctx"
 	# Her storage: the value RUN setcap wrote in her namespace.
-	copies_hold alice "$2"
-	is "$m: every copy of bin/x in alice's storage holds $3; alice on the host gets nothing from it" "$bad" 0
+	check "$m: every copy of bin/x in alice's storage holds $3; alice on the host gets nothing from it" \
+		copies_hold "$d" alice "$2"
 	runs "$m: buildah push to an OCI archive exits 0" "$d/push.out" \
 		buildah alice push -q localhost/capimg "oci-archive:$d/home/alice/capimg.tar"
 	# The layers: which xattrs they carry, and bin/x's value.
@@ -118,8 +118,8 @@ scenario() {
 	out=$(sed -n 's/^Current: //p' "$d/run.out")
 	is "$m: bob's image run as uid 1000 of his namespace has CAP_NET_RAW" "$out" "cap_net_raw=ep"
 	[ "$out" = cap_net_raw=ep ] || sed 's/^/#   /' "$d/run.out"
-	copies_hold bob "$4"
-	is "$m: every copy in bob's storage holds $5; bob on the host gets nothing from it" "$bad" 0
+	check "$m: every copy in bob's storage holds $5; bob on the host gets nothing from it" \
+		copies_hold "$d" bob "$4"
 }
 
 if [ ! -e "$SYSCTL" ]; then

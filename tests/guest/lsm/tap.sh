@@ -8,9 +8,6 @@ label() { getfattr --absolute-names --only-values -h -n security.selinux "$1" 2>
 # names FILE: every xattr name=value (text) of FILE as host root lists them
 names() { getfattr --absolute-names -h -d -m - "$1" 2>/dev/null | sed -e '/^# file: /d' -e '/^$/d' | sort; }
 
-V2_KILL=0x0100000220000000000000000000000000000000
-V2_NET_ADMIN=0x0100000200100000000000000000000000000000
 # v3 values as the host reads them: rootid 100000 (a0860100)
-V3_NET_RAW_100000=0x0100000300200000000000000000000000000000a0860100
 V3_NET_ADMIN_100000=0x0100000300100000000000000000000000000000a0860100
 A="0 100000 65536" B="0 200000 65536"
