@@ -176,11 +176,13 @@ for f in "$t/bin" "$t/dir"; do
 done
 setfattr -n 'security.capability@uid=100000' -v $V2_NET_RAW "$t/dir"
 # tree/other: names the tools treat apart. An access ACL (user::rw-
-# user:1000:r-- group::r-- mask::r-- other::r--) and security.evm (an
-# ordinary name here: no EVM in this kernel; /etc/xattr.conf skips it).
+# user:1000:r-- group::r-- mask::r-- other::r--) and security.evm, which
+# /etc/xattr.conf skips. Its value is of type 5, a portable signature: the
+# one type EVM lets userspace write (with no EVM key loaded, as in Debian's
+# cloud-amd64 kernel booted by deb-boot.sh); without EVM it is any value.
 ACL=0x0200000001000600ffffffff02000400e803000004000400ffffffff10000400ffffffff20000400ffffffff
 setfattr -n system.posix_acl_access -v $ACL "$t/other"
-setfattr -n security.evm -v 0x0102 "$t/other"
+setfattr -n security.evm -v 0x0502 "$t/other"
 setfattr -n user.note -v from-A "$t/other"
 FILES="tree/bin tree/empty tree/dir tree/other"
 for f in $FILES; do xa "$s/src/$f" >"$s/${f#tree/}.src"; done
@@ -193,7 +195,7 @@ file_is "source: tree/bin carries the plain value, three @uid names, user.* and 
 file_is "source: tree/empty carries A's value only" "$s/empty.src" \
 	"security.capability@uid\\075100000=$V3_NET_RAW_100000"
 file_is "source: tree/other carries an ACL, security.evm and user.note" "$s/other.src" \
-	"security.evm=0x0102" "system.posix_acl_access=$ACL" "user.note=$NOTE"
+	"security.evm=0x0502" "system.posix_acl_access=$ACL" "user.note=$NOTE"
 (cd "$s/src" && getfattr -R -h -d -m - -e hex tree >"$s/dump.txt" 2>/dev/null)
 
 # fresh FSNAME: a new ext4 filesystem on a loop device at $s/FSNAME.
