@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # checkpatch.pl --strict over every patch of the series. Errors fail; a
 # warning or check passes only if kernel/checkpatch-accepted names its patch
-# and type with the reason it stays. Prints one result line per patch.
+# and type with the reason it stays. Each patch must also be authored and
+# signed off by kernel/author. Prints result lines per patch.
+#   lint-series.sh [PATCH...]   (default: every patch of kernel/series)
 . "$(dirname "$0")/lib.sh"
 
 accepted=$NSCAPS_ROOT/kernel/checkpatch-accepted
@@ -12,7 +14,21 @@ if [ ! -x "$tool/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TARBALL" -C "$tool" --strip-components=1 --wildcards \
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch'
 fi
-for p in $(series_patches); do
+author=$(cat "$NSCAPS_ROOT/kernel/author")
+case $author in *@invalid*|'') die "kernel/author is a placeholder: '$author'" ;; esac
+[ $# -gt 0 ] || set -- $(series_patches)
+for p in "$@"; do
+	# From: as git mailinfo reads it (a long header is folded), and the
+	# sign-offs of the message (above the --- line).
+	from=$(awk '/^$/ { exit } /^From: / { f = substr($0, 7); on = 1; next }
+		on && /^[ \t]/ { sub(/^[ \t]+/, " "); f = f $0; next } { on = 0 } END { print f }' \
+		"$SERIES_DIR/$p")
+	if [ "$from" = "$author" ] &&
+	   sed '/^---$/q' "$SERIES_DIR/$p" | grep -qxF "Signed-off-by: $author"; then
+		echo "PASS author:$p"
+	else
+		echo "FAIL author:$p: From '$from', or no 'Signed-off-by: $author'"
+	fi
 	report=$(cd "$tool" && perl scripts/checkpatch.pl --strict --no-tree --show-types \
 		--terse "$SERIES_DIR/$p" || true)
 	bad=

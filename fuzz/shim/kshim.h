@@ -407,8 +407,8 @@ struct inode {
 };
 #define S_NONSXATTR (1 << 18)
 /* One thread: the lock always succeeds. */
-static inline int inode_trylock_shared(struct inode *inode) { (void)inode; return 1; }
-static inline void inode_unlock_shared(struct inode *inode) { (void)inode; }
+static inline int inode_trylock(struct inode *inode) { (void)inode; return 1; }
+static inline void inode_unlock(struct inode *inode) { (void)inode; }
 static inline void inode_set_flags(struct inode *inode, unsigned int flags,
 				   unsigned int mask)
 {

@@ -26,7 +26,7 @@ hexval() { getfattr --absolute-names -n "$2" -e hex "$1" 2>/dev/null | sed -n "s
 # has_err FILE TEXT: FILE (stderr) contains TEXT
 has() { grep -qF -- "$2" "$1"; }
 
-V3_NET_RAW_1000=0x0100000300200000000000000000000000000000e8030000
+V3_NET_RAW_1000=$(v3_net_raw e8030000)
 # What host root reads from raw "@uid=1000": v3 with rootid 1000, as stored.
 AT_1000_NET_RAW=$V3_NET_RAW_1000
 

@@ -21,11 +21,14 @@ rootless_users() {
 	chown 1001:1001 "$1/bob"
 	chmod 755 "$1" "$1/alice" "$1/bob"
 }
+# user_id USER, user_home USER: USER's uid and home, from /etc/passwd
+user_id() { sed -n "s/^$1:x:\([0-9]*\):.*/\1/p" /etc/passwd; }
+user_home() { sed -n "s/^$1:x:[^:]*:[^:]*:[^:]*:\([^:]*\):.*/\1/p" /etc/passwd; }
 # as USER CMD...: CMD as the unprivileged host user USER (uid, gid, HOME)
 as() {
 	local id home
-	id=$(sed -n "s/^$1:x:\([0-9]*\):.*/\1/p" /etc/passwd)
-	home=$(sed -n "s/^$1:x:[^:]*:[^:]*:[^:]*:\([^:]*\):.*/\1/p" /etc/passwd)
+	id=$(user_id "$1")
+	home=$(user_home "$1")
 	shift
 	HOME=$home $SETPRIV --reuid="$id" --regid="$id" --clear-groups "$@"
 }

@@ -44,7 +44,7 @@ xa() {
 keywords() { strings "$1" | grep -o 'SCHILY\.xattr\.[^=]*' | sort -u; }
 
 # v3 values as the host reads them: rootid 100000 (a0860100), 200000 (400d0300)
-V3_NET_RAW_200000=0x0100000300200000000000000000000000000000400d0300
+V3_NET_RAW_200000=$(v3_net_raw 400d0300)
 NOTE=0x66726f6d2d41 # "from-A"
 
 echo "# kernel $(uname -r)"

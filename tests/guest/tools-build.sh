@@ -28,7 +28,7 @@ export LC_ALL
 buildah() {
 	local u=$1 rt
 	shift
-	rt=$(sed -n "s/^$u:x:[^:]*:[^:]*:[^:]*:\([^:]*\):.*/\1/p" /etc/passwd)
+	rt=$(user_home "$u")
 	as "$u" mkdir -p -m 700 "$rt/run" "$rt/tmp"
 	as "$u" env XDG_RUNTIME_DIR="$rt/run" TMPDIR="$rt/tmp" /usr/bin/buildah --storage-driver vfs "$@"
 }
@@ -61,7 +61,7 @@ runs() {
 # the host, outside the namespace, nothing
 copies_hold() {
 	local f k=0 out id bad=0
-	id=$(sed -n "s/^$2:x:\([0-9]*\):.*/\1/p" /etc/passwd)
+	id=$(user_id "$2")
 	for f in $(find "$1/home/$2/.local/share/containers/storage/vfs/dir" -path '*/bin/x' 2>/dev/null); do
 		k=$((k + 1))
 		out=$(capnames "$f")
