@@ -163,7 +163,7 @@ if grep -q '^PASS build:lsm' "$builds_results"; then
 		python3 vm/results.py "$BUILD/check/vm-selinux/console.log" --prefix lsm-selinux >>"$lsm_results"
 		# Stock 6.12, same config and initramfs, EVM's check only: the
 		# plain value's offline edit is refused there too; namespaced
-		# values are not protected (what patch 0038 adds).
+		# values are not protected (what the EVM patch, 0012, adds).
 		while [ ! -e "$stock_ready" ] && kill -0 "$builds_pid" 2>/dev/null; do sleep 5; done
 		if grep -q '^PASS build:stock-lsm' "$builds_results"; then
 			bash vm/run.sh "$BUILD/kernel/out-stock-lsm/arch/x86/boot/bzImage" "$lstage" \

@@ -11,6 +11,8 @@ TREE=${NSCAPS_WORKTREE:-$BUILD/linux}
 # Export destination (kernel/ of the repo unless a test redirects it).
 OUT_DIR=${NSCAPS_SERIES_OUT:-$NSCAPS_ROOT/kernel}
 BASE_TAG=nscaps-base
+# The version of the series, in every patch's subject.
+SERIES_VERSION=v2
 
 git_fixed() {
 	GIT_AUTHOR_NAME=nscaps GIT_AUTHOR_EMAIL=nscaps@invalid \
@@ -87,6 +89,7 @@ do_export() {
 	GIT_COMMITTER_NAME=${a% <*} GIT_COMMITTER_EMAIL=$email \
 	GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
 	git -C "$TREE" format-patch -q --zero-commit --no-signature --abbrev=12 \
+		--subject-prefix="PATCH $SERIES_VERSION" \
 		"${cover[@]}" -o "$pdir" "$BASE_TAG..HEAD"
 	{
 		echo "# nscaps kernel series, applied in this order on Debian's linux-source-6.12."
