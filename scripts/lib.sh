@@ -58,6 +58,20 @@ unpack_source() {
 	tar -xf "$KSRC_TARBALL" -C "$dir" --strip-components=1 "${@/#/$top/}"
 }
 
+# am_series TREE [PATCHDIR SERIESFILE]: commit the series on the git work
+# tree TREE, one commit per patch, with git am (worktree.sh import and
+# range-diff.sh; the committer comes from the environment).
+am_series() {
+	local tree=$1 pdir=${2:-$SERIES_DIR} sfile=${3:-$SERIES_FILE} p
+	for p in $(SERIES_FILE=$sfile series_patches); do
+		[ -f "$pdir/$p" ] || die "series names $p, which is not in $pdir"
+		if ! git -C "$tree" am -q --keep-cr "$pdir/$p" >&2; then
+			git -C "$tree" am --abort || true
+			die "patch $p does not apply to linux-source-6.12 $(ksrc_version)"
+		fi
+	done
+}
+
 # apply_series DIR [PATCHDIR SERIESFILE]: apply the series to the tree in DIR.
 # A patch that does not apply stops with its name and the failing files and hunks.
 apply_series() {

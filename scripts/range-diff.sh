@@ -26,16 +26,13 @@ trap 'for w in "$tmp"/linux-*; do git -C "$TREE" worktree remove --force "$w" 2>
 # pristine tree, in a worktree of its own, committed with fixed identities
 # and dates so that the output is the same every time; prints the last one.
 series_at() {
-	local rev=$1 dir=$tmp/$1 p
+	local rev=$1 dir=$tmp/$1
 	mkdir -p "$dir"
 	git -C "$NSCAPS_ROOT" archive "$rev" kernel/series kernel/patches | tar -x -C "$dir"
 	git -C "$TREE" worktree add -q --detach "$tmp/linux-$rev" nscaps-base
-	for p in $(SERIES_FILE=$dir/kernel/series series_patches); do
-		GIT_COMMITTER_NAME=nscaps GIT_COMMITTER_EMAIL=nscaps@invalid \
-		GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
-			git -C "$tmp/linux-$rev" am -q --keep-cr "$dir/kernel/patches/$p" >&2 ||
-			die "patch $p of $rev does not apply"
-	done
+	GIT_COMMITTER_NAME=nscaps GIT_COMMITTER_EMAIL=nscaps@invalid \
+	GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
+		am_series "$tmp/linux-$rev" "$dir/kernel/patches" "$dir/kernel/series"
 	git -C "$tmp/linux-$rev" rev-parse HEAD
 }
 

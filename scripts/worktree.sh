@@ -22,7 +22,7 @@ git_fixed() {
 }
 
 do_import() {
-	local ver p
+	local ver
 	ver=$(ksrc_version)
 	log "importing linux-source-6.12 $ver into $TREE"
 	# NSCAPS_IMPORT_SPARSE=1: only the files the series modifies (for the
@@ -45,13 +45,7 @@ do_import() {
 	git_fixed add -A -f
 	git_fixed commit -q -m "Debian linux-source-6.12 $ver (pristine)"
 	git_fixed tag -f "$BASE_TAG" >/dev/null
-	for p in $(series_patches); do
-		[ -f "$SERIES_DIR/$p" ] || die "series names $p, which is not in kernel/patches"
-		if ! git -C "$TREE" am -q --keep-cr "$SERIES_DIR/$p"; then
-			git -C "$TREE" am --abort || true
-			die "patch $p does not apply to linux-source-6.12 $ver"
-		fi
-	done
+	am_series "$TREE"
 	log "work tree ready: $(git -C "$TREE" rev-list --count $BASE_TAG..HEAD) patches on $BASE_TAG"
 }
 
