@@ -425,6 +425,19 @@ struct dentry {
 static inline struct inode *d_inode(const struct dentry *d) { return d->d_inode; }
 static inline struct inode *d_backing_inode(const struct dentry *d) { return d->d_inode; }
 
+/* mount.h, path.h: what the overlay's helpers use (not fuzzed). */
+struct vfsmount {
+	struct mnt_idmap *mnt_idmap;
+};
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+};
+static inline struct mnt_idmap *mnt_idmap(const struct vfsmount *mnt)
+{
+	return mnt->mnt_idmap;
+}
+
 /* The store: a raw list (names, each NUL-terminated), set by the harness. */
 extern const char *nscaps_shim_store;
 extern size_t nscaps_shim_store_len;
