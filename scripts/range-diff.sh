@@ -47,8 +47,8 @@ n2=$(git -C "$TREE" rev-list --count nscaps-base..HEAD)
 	echo "# 1. git diff of the final tree of v1 and its fixes ($nf patches, repository"
 	echo "#    commit $fixes_rev) against the final tree of this series ($n2 patches)."
 	echo "#    Empty but for what the re-cut changed in the code: the overlayfs"
-	echo "#    rules moved to fs/xattr_user_ns.c, the exports, three tests and one"
-	echo "#    sentence of Documentation."
+	echo "#    rules moved to fs/xattr_user_ns.c, the exports, three tests and the"
+	echo "#    Documentation of copy-up."
 	echo "#"
 	git -C "$TREE" diff --no-color --stat "$fixes" HEAD | sed 's/^/# /'
 	git -C "$TREE" diff --no-color "$fixes" HEAD
