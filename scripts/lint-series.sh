@@ -14,6 +14,9 @@ if [ ! -x "$tool/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TARBALL" -C "$tool" --strip-components=1 --wildcards \
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch'
 fi
+# --no-tree leaves checkpatch without a root, and its CamelCase check would
+# then search /include; give it this small tree, whose include/ is empty.
+mkdir -p "$tool/include"
 author=$(cat "$NSCAPS_ROOT/kernel/author")
 case $author in *@invalid*|'') die "kernel/author is a placeholder: '$author'" ;; esac
 [ $# -gt 0 ] || set -- $(series_patches)
@@ -29,7 +32,7 @@ for p in "$@"; do
 	else
 		echo "FAIL author:$p: From '$from', or no 'Signed-off-by: $author'"
 	fi
-	report=$(cd "$tool" && perl scripts/checkpatch.pl --strict --no-tree --show-types \
+	report=$(cd "$tool" && perl scripts/checkpatch.pl --strict --no-tree --root=. --show-types \
 		--terse "$SERIES_DIR/$p" || true)
 	bad=
 	while IFS= read -r line; do
