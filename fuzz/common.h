@@ -187,6 +187,23 @@ static inline uint32_t ref_key(const struct nsconf *c, struct user_namespace *ns
 	return from_kuid(c->fs_ns, k);
 }
 
+/*
+ * Reference: the caller's own key (semantics.md: Terms): 0 for an
+ * fs-privileged caller; a caller in the initial namespace has no other key,
+ * whatever the idmap makes of its root.
+ */
+static inline uint32_t ref_own_key(const struct nsconf *c)
+{
+	uint32_t K;
+
+	if (c->caller == c->fs_ns && c->idmap == &nop_mnt_idmap)
+		return 0;
+	K = ref_key(c, c->caller, 0);
+	if (c->caller == &init_user_ns && K != 0)
+		return (uint32_t)-1;
+	return K;
+}
+
 /* Reference: the caller is outside the filesystem's namespace. */
 static inline bool ref_outside(const struct nsconf *c)
 {

@@ -81,9 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	pret = ref_parse(name, nl, &n);
 	xattr_user_ns_init_ctx(&ctx, c.idmap, c.fs_ns, c.caller);
-	K = ref_key(&c, c.caller, 0);
-	if (c.caller == c.fs_ns && c.idmap == &nop_mnt_idmap)
-		K = 0;
+	K = ref_own_key(&c);
 	CHECK(ctx.key == K, "ctx.key %u, reference %u", ctx.key, K);
 
 	if (!sysctl_xattr_user_ns || strncmp(name, "security.", 9)) {

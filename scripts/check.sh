@@ -134,9 +134,11 @@ warn) echo "provoked-warn|plain|mount -t debugfs none /sys/kernel/debug && echo 
 '') ;;
 *) die "NSCAPS_PROVOKE must be fail or warn" ;;
 esac
-mem=1024
-[ "$variant" = debug ] && mem=2048
-bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem $mem --timeout 2400
+mem=1024 smp=1
+# The debug kernel is SMP (debug.config): two vCPUs, so that the race tests
+# run concurrently under KASAN and lockdep.
+[ "$variant" = debug ] && mem=2048 smp=2
+bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem $mem --smp $smp --timeout 2400
 t_guest=$(date +%s)
 
 # The LSM guest (issue 13, part 3): Debian's LSM stack, booted twice, as

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Boot a kernel in QEMU with a staged test directory and keep the console log.
-#   run.sh BZIMAGE STAGE OUTDIR [--timeout SEC] [--mem MB] [--icount] [--append ARGS]
+#   run.sh BZIMAGE STAGE OUTDIR [--timeout SEC] [--mem MB] [--smp N] [--icount] [--append ARGS]
 # The guest runs STAGE/tests/list (see vm/guest-init.sh) and reboots; the
 # whole run is killed after --timeout seconds (default 1800). OUTDIR gets
 # console.log; vm/results.py turns it into results.
@@ -9,12 +9,13 @@
 
 kernel=$1 stage=$2 outdir=$3
 shift 3
-timeout=1800 mem=1024 icount= append= test_timeout=900
+timeout=1800 mem=1024 smp=1 icount= append= test_timeout=900
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout=$2; shift 2 ;;
 	--test-timeout) test_timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
 	--icount) icount="-icount shift=0"; shift ;;
 	--append) append=$2; shift 2 ;;
 	*) die "unknown option $1" ;;
@@ -30,7 +31,7 @@ accel=tcg
 log "booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") under $accel (timeout ${timeout}s)"
 rc=0
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
-	-accel "$accel" $icount -m "$mem" -smp 1 -nodefaults -no-reboot \
+	-accel "$accel" $icount -m "$mem" -smp "$smp" -nodefaults -no-reboot \
 	-display none -monitor none -serial "file:$outdir/console.log" \
 	-kernel "$kernel" -initrd "$outdir/initramfs.cpio.gz" \
 	-append "console=ttyS0 tsc=reliable panic=-1 rdinit=/init nscaps.timeout=$test_timeout $append" \

@@ -318,7 +318,7 @@ static __attribute__((unused)) int mount_overlay(const char *base, char *merged,
 }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void)
+static __attribute__((unused)) uint64_t rnd(void)
 {
 	rng_state ^= rng_state << 13;
 	rng_state ^= rng_state >> 7;
