@@ -24,6 +24,8 @@ done
 mkdir -p "$outdir"
 bash "$NSCAPS_ROOT/vm/initramfs.sh" "$stage" "$outdir/initramfs.cpio.gz"
 
+# One socket per vCPU: SeaBIOS's MP table (the tiny kernels have no ACPI)
+# lists sockets, so "-smp 2" alone boots one CPU.
 # KVM hangs on these machines (machine-notes.md): software emulation unless
 # NSCAPS_KVM=1 says a probe showed it works.
 accel=tcg
@@ -31,7 +33,7 @@ accel=tcg
 log "booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") under $accel (timeout ${timeout}s)"
 rc=0
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
-	-accel "$accel" $icount -m "$mem" -smp "$smp" -nodefaults -no-reboot \
+	-accel "$accel" $icount -m "$mem" -smp "$smp,sockets=$smp,cores=1" -nodefaults -no-reboot \
 	-display none -monitor none -serial "file:$outdir/console.log" \
 	-kernel "$kernel" -initrd "$outdir/initramfs.cpio.gz" \
 	-append "console=ttyS0 tsc=reliable panic=-1 rdinit=/init nscaps.timeout=$test_timeout $append" \
