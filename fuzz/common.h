@@ -187,10 +187,16 @@ static inline uint32_t ref_key(const struct nsconf *c, struct user_namespace *ns
 	return from_kuid(c->fs_ns, k);
 }
 
+/* Reference: whether @ns's root is the host's root (the host's level). */
+static inline bool ref_host_root(struct user_namespace *ns)
+{
+	return uid_eq(make_kuid(ns, 0), GLOBAL_ROOT_UID);
+}
+
 /*
  * Reference: the caller's own key (semantics.md: Terms): 0 for an
- * fs-privileged caller; a caller in the initial namespace has no other key,
- * whatever the idmap makes of its root.
+ * fs-privileged caller; a caller whose root is the host's root has no
+ * other key, whatever the idmap makes of that root.
  */
 static inline uint32_t ref_own_key(const struct nsconf *c)
 {
@@ -199,9 +205,22 @@ static inline uint32_t ref_own_key(const struct nsconf *c)
 	if (c->caller == c->fs_ns && c->idmap == &nop_mnt_idmap)
 		return 0;
 	K = ref_key(c, c->caller, 0);
-	if (c->caller == &init_user_ns && K != 0)
+	if (ref_host_root(c->caller) && K != 0)
 		return (uint32_t)-1;
 	return K;
+}
+
+/*
+ * Reference: the key of a level of the read walk, K for the caller's own;
+ * an ancestor whose root is the host's root is the host's level (0: the
+ * walk ends at the plain value).
+ */
+static inline uint32_t ref_level_key(const struct nsconf *c,
+				     struct user_namespace *ns, uint32_t K)
+{
+	if (ns == c->caller)
+		return K;
+	return ref_host_root(ns) ? 0 : ref_key(c, ns, 0);
 }
 
 /* Reference: the caller is outside the filesystem's namespace. */
@@ -223,7 +242,7 @@ static inline uint32_t ref_wild_key(const struct nsconf *c, uint32_t K)
 	if (K == 0 || ref_outside(c))
 		return (uint32_t)-1;
 	for (;;) {
-		uint32_t k = ns == c->caller ? K : ref_key(c, ns, 0);
+		uint32_t k = ref_level_key(c, ns, K);
 
 		if (k == 0)
 			return (uint32_t)-1;

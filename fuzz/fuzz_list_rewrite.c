@@ -198,10 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				readable |= list_has(raw, rawlen, name);
 			/* outside fs_ns no level is walked */
 			for (; !ref_outside(&c);) {
-				uint32_t k = ref_key(&c, ns, 0);
-
-				if (ns == c.caller)
-					k = ctx.key;
+				uint32_t k = ref_level_key(&c, ns, ctx.key);
 				if (k == 0)
 					break;
 				if (k != (uint32_t)-1) {

@@ -146,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			char want[64] = "";
 
 			for (;;) {
-				uint32_t k = ns == c.caller ? K : ref_key(&c, ns, 0);
+				uint32_t k = ref_level_key(&c, ns, K);
 				char cand[64];
 
 				if (k == 0)
