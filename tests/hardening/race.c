@@ -10,6 +10,13 @@
  *   copyup   overlayfs copy-up (chmod) races setxattr() through the overlay
  *            on the same files: no write is lost, every value is where the
  *            last writer put it;
+ *   list     a namespace lists a file's names while the host sets and
+ *            removes the plain value, the wildcard, the namespace's key, a
+ *            key it can name, a key it cannot and user names: every list
+ *            is well formed, names each value once, in the namespace's
+ *            spelling, and never a raw key; a size query is exact for a
+ *            list taken right after it unless a write came between
+ *            (ERANGE);
  *   sysctl   fs.xattr_user_ns flips while a namespace sets, reads, removes
  *            and lists, and the host truncates: every call ends with an
  *            error the ABI allows, and a truncate with the sysctl on
@@ -21,6 +28,7 @@
  */
 #include "common.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NS_KEY 300000
 #define NS_MAP "0 300000 1\n1 100000 1"
 #define NFILES 16
@@ -129,6 +137,115 @@ static void race_mark(const char *dir)
 	phase_end(NULL, "mark: %ld key generations against %ld reads in a namespace, none stale",
 		  g, M->reads);
 	munmap(M, sizeof(*M));
+}
+
+/* The names the host of race_list() sets and removes, raw. */
+static const char *const list_raw[] = {
+	CAPS, CAPS "@uid", CAPS "@uid=300000", CAPS "@uid=100000",
+	CAPS "@uid=200000", "user.a", "user.b",
+};
+
+/* The only spellings a list of the namespace may hold. */
+static const char *const list_seen[] = {
+	CAPS, CAPS "@uid", CAPS "@uid=1", "user.a", "user.b",
+};
+
+struct list_sync {
+	int done;
+	long lists, eranges;
+	char path[300];
+};
+static struct list_sync *L;
+
+/* Checks one list of @len bytes; returns false (and says why) if bad. */
+static bool list_ok(const char *list, ssize_t len)
+{
+	bool seen[ARRAY_SIZE(list_seen)] = { false };
+	const char *p;
+	size_t i;
+
+	if (len > 0 && list[len - 1])
+		return check(false, "list: not NUL-terminated (%zd bytes)", len);
+	for (p = list; p < list + len; p += strlen(p) + 1) {
+		for (i = 0; i < ARRAY_SIZE(list_seen); i++)
+			if (!strcmp(p, list_seen[i]))
+				break;
+		if (i == ARRAY_SIZE(list_seen))
+			return check(false, "list: a name the namespace must not see: %s", p);
+		if (seen[i])
+			return check(false, "list: %s twice", p);
+		seen[i] = true;
+	}
+	return true;
+}
+
+static int list_reader(void *arg)
+{
+	char list[1024];
+	ssize_t size, len;
+
+	(void)arg;
+	while (!__atomic_load_n(&L->done, __ATOMIC_ACQUIRE)) {
+		size = listxattr(L->path, NULL, 0);
+		if (!check(size >= 0, "list: size query: %s", strerror(errno)))
+			break;
+		/* A size of 0 would be another size query. */
+		if (size == 0 || size > (ssize_t)sizeof(list))
+			continue;
+		len = listxattr(L->path, list, size);
+		if (len < 0 && errno == ERANGE) {
+			L->eranges++;
+			continue;
+		}
+		if (!check(len >= 0, "list: %s", strerror(errno)))
+			break;
+		if (!list_ok(list, len))
+			break;
+		L->lists++;
+	}
+	return 0;
+}
+
+static void race_list(const char *dir)
+{
+	unsigned char v[20];
+	unsigned int r = 1;
+	double until;
+	long writes = 0;
+	size_t i;
+	pid_t pid;
+	int st, e;
+
+	L = mmap(NULL, sizeof(*L), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	memset(L, 0, sizeof(*L));
+	snprintf(L->path, sizeof(L->path), "%s/list", dir);
+	close(open(L->path, O_CREAT | O_WRONLY, 0755));
+	cap_v2(v, 5);
+	phase_begin();
+	until = now() + secs;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(in_userns(NS_MAP, 0, list_reader, NULL));
+	while (now() < until) {
+		r = r * 1103515245 + 12345;
+		i = (r >> 16) % ARRAY_SIZE(list_raw);
+		if ((r >> 8) & 1)
+			e = sx(L->path, list_raw[i], v, 20, 0);
+		else
+			e = rx(L->path, list_raw[i]);
+		check(e == 0 || e == ENODATA, "list: host %s %s: %s",
+		      (r >> 8) & 1 ? "set" : "remove", list_raw[i], strerror(e));
+		writes++;
+	}
+	__atomic_store_n(&L->done, 1, __ATOMIC_RELEASE);
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "list: reader status %d", st);
+	check(L->lists > 10, "list: %ld lists", L->lists);
+	phase_end(NULL, "list: %ld lists in a namespace (%ld ERANGE) against %ld host sets and removals",
+		  L->lists, L->eranges, writes);
+	munmap(L, sizeof(*L));
 }
 
 /* Copy-up of NFILES files (chmod) against setxattr through the overlay. */
@@ -316,6 +433,7 @@ int main(int argc, char **argv)
 	mkdir(base, 0755);
 	tap(mount("tmpfs", base, "tmpfs", 0, "mode=0755") == 0, NULL, "mount tmpfs");
 	race_mark(base);
+	race_list(base);
 	snprintf(dir, sizeof(dir), "%s/ovl", base);
 	mkdir(dir, 0755);
 	race_copyup(dir);
@@ -324,6 +442,7 @@ int main(int argc, char **argv)
 	snprintf(base + strlen(base), sizeof(base) - strlen(base), "/ext4.img");
 	tap(mount_ext4(base, dir, 32) == 0, NULL, "mkfs.ext4 + loop + mount");
 	race_mark(dir);
+	race_list(dir);
 	race_sysctl(dir);
 	printf("1..%ld\n", S->tests);
 	return S->fails ? 1 : 0;
