@@ -128,6 +128,7 @@ log "selftests: $dirs"
 bash scripts/selftests.sh "$ksrc" "$kout" "$stage" $dirs
 bash tests/guest/stage.sh "$stage"
 bash tests/hardening/stage.sh "$stage"
+bash tests/invariants/stage.sh "$ksrc" "$stage"
 case ${NSCAPS_PROVOKE:-} in
 fail) echo "provoked-failure|plain|echo 'failing on purpose (NSCAPS_PROVOKE=fail)'; false" >>"$stage/tests/list" ;;
 warn) echo "provoked-warn|plain|mount -t debugfs none /sys/kernel/debug && echo WARNING >/sys/kernel/debug/provoke-crash/DIRECT" >>"$stage/tests/list" ;;
@@ -138,7 +139,7 @@ mem=1024 smp=1
 # The debug kernel is SMP (debug.config): two vCPUs, so that the race tests
 # run concurrently under KASAN and lockdep.
 [ "$variant" = debug ] && mem=2048 smp=2
-bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem $mem --smp $smp --timeout 2400
+bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem $mem --smp $smp --timeout 3000
 t_guest=$(date +%s)
 
 # The LSM guest (issue 13, part 3): Debian's LSM stack, booted twice, as

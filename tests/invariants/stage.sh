@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage the stacking-invariants test into STAGE (see vm/guest-init.sh):
+#   stage.sh KSRC STAGE
+# Builds stack_invariants_test against KSRC's selftest headers into
+# STAGE/kselftest/filesystems/nscaps, which must hold nscaps_caps already
+# (scripts/selftests.sh stages it), and appends its "name|tap|command" line
+# to STAGE/tests/list.
+#   NSCAPS_INV_SECONDS  time budget in the guest (default 300)
+#   NSCAPS_SEED         the sample; by default the commit's (the first eight
+#                       hex digits of HEAD), so that a fresh clone of one
+#                       commit draws the same stacks and each commit others.
+#                       The test prints it; "NSCAPS_SEED=S NSCAPS_CONFIG=I"
+#                       replays stack I.
+#   NSCAPS_INV_EXCLUDE  kinds of stacks left out (default: the two with
+#                       open kernel defects, README.md; "none" runs all)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+ksrc=$1 stage=$2
+dest=$stage/kselftest/filesystems/nscaps
+sel=$ksrc/tools/testing/selftests
+[ -x "$dest/nscaps_caps" ] || { echo "no $dest/nscaps_caps" >&2; exit 1; }
+gcc -O2 -Wall -Werror -I "$sel" -I "$sel/filesystems/nscaps" \
+	-o "$dest/stack_invariants_test" "$here/stack_invariants_test.c"
+seed=${NSCAPS_SEED:-$((16#$(git -C "$here" rev-parse --short=8 HEAD 2>/dev/null || echo 6)))}
+exclude=${NSCAPS_INV_EXCLUDE:-idmapped,ns-tmpfs-rootful}
+env="NSCAPS_SEED=$seed NSCAPS_INV_SECONDS=${NSCAPS_INV_SECONDS:-300}"
+[ "$exclude" = none ] || env="$env NSCAPS_INV_EXCLUDE=$exclude"
+echo "stack-invariants|tap|cd /kselftest/filesystems/nscaps && $env ./stack_invariants_test" >>"$stage/tests/list"
