@@ -42,6 +42,12 @@
  *  - a copy-up may fail as stock's does, with EOVERFLOW or, the sysctl at
  *    0, EPERM; then nothing changed (copy_up_fails()).
  *
+ * An overlay whose namespace is keyless on the lower layer (host root
+ * above NS_HELD's tmpfs, an idmap that maps no root of the overlay's) has
+ * that layer's plain values only, as on stock: there the reference of a
+ * lower file is its twin, which holds its plain value only, through the
+ * overlay (keyless_overlay()).
+ *
  * NSCAPS_SEED sets the seed (default: time based), NSCAPS_INV_SECONDS the
  * time budget (default 240 s), NSCAPS_CONFIG=I runs stack I of the seed
  * only: a mismatch line "seed=S config=I.J" replays with NSCAPS_SEED=S
@@ -329,6 +335,22 @@ static void generate(unsigned long long seed, unsigned int index,
 static enum caller mounter(const struct stack_config *c)
 {
 	return c->rootless ? C_HELD : C_HOST;
+}
+
+/*
+ * Whether the overlay's namespace is keyless on the lower layer: host
+ * root above NS_HELD's tmpfs, or through an idmap where its root has no
+ * key (host root has none but 0, and "foreign" maps neither host root nor
+ * NS_HELD's).  The overlay then has the layer's plain values only, as on
+ * stock, and the reference of a lower file is its twin "fI.plain", which
+ * holds the file's plain value only, through the overlay.
+ */
+static bool keyless_overlay(const struct stack_config *c)
+{
+	if (c->lower == LOWER_NSTMPFS)
+		return !c->rootless;
+	return c->lower == LOWER_IDMAP &&
+	       (!c->rootless || c->idmap == IDMAP_FOREIGN);
 }
 
 /*
@@ -693,15 +715,22 @@ static int probe_fn(void *arg)
 	return 0;
 }
 
-/* Every caller's resolution of @nr_files files named @name in @dir. */
 /*
- * Every caller's resolution of the files of @c: on their layer (@on_layer:
- * the lower layer or, for a file there already, the upper one), or through
- * the overlay.
+ * Every caller's resolution of the files of @c: on their layer (the lower
+ * layer or, for a file there already, the upper one), through the
+ * overlay, or the lower files' twins through the overlay.
  */
+enum snap_kind {
+	SNAP_OVERLAY,	/* the files through the overlay */
+	SNAP_LAYER,	/* on their layer */
+	SNAP_TWIN,	/* the lower files' twins through the overlay */
+};
+
 static void snapshot(const struct stack *s, const struct stack_config *c,
-		     bool on_layer, struct probe res[NR_CALLERS][MAX_FILES])
+		     enum snap_kind kind,
+		     struct probe res[NR_CALLERS][MAX_FILES])
 {
+	bool on_layer = kind == SNAP_LAYER;
 	struct probe_set *set;
 	const char *dir;
 	int w, i, err;
@@ -719,8 +748,10 @@ static void snapshot(const struct stack *s, const struct stack_config *c,
 		for (i = 0; i < c->nr_files; i++) {
 			dir = !on_layer ? s->merged :
 			      c->file[i].on_upper ? s->upper : s->layer;
-			snprintf(set->path[i], sizeof(set->path[i]), "%s/f%d",
-				 dir, i);
+			snprintf(set->path[i], sizeof(set->path[i]),
+				 "%s/f%d%s", dir, i,
+				 kind == SNAP_TWIN && !c->file[i].on_upper ?
+				 ".plain" : "");
 		}
 		err = run_as(w, s->in_held_mntns, probe_fn, set);
 		if (err) {
@@ -816,6 +847,21 @@ static int write_values(const struct stack_config *c,
 	return err;
 }
 
+/* The twin of a lower file (keyless_overlay()): its plain value only. */
+static int write_plain_twin(const struct stack_config *c,
+			    const struct file_config *f, const char *path,
+			    const char **what)
+{
+	struct file_config twin = *f;
+	int i;
+
+	twin.nr_values = 0;
+	for (i = 0; i < f->nr_values; i++)
+		if (f->order[i] == VAL_PLAIN)
+			twin.order[twin.nr_values++] = VAL_PLAIN;
+	return write_values(c, &twin, path, what);
+}
+
 /* Creates the files of a layer, owned by FILE_OWNER in its uids. */
 struct lower_files {
 	const char *dir;
@@ -843,6 +889,14 @@ static int make_files_fn(void *arg)
 		if (l->c->file[i].on_upper != l->upper)
 			continue;
 		snprintf(path, sizeof(path), "%s/f%d", l->dir, i);
+		err = copy_helper(path);
+		if (err)
+			return err;
+		if (chown(path, l->owner, l->owner) || chmod(path, 0755))
+			return errno;
+		if (l->upper || !keyless_overlay(l->c))
+			continue;
+		snprintf(path, sizeof(path), "%s/f%d.plain", l->dir, i);
 		err = copy_helper(path);
 		if (err)
 			return err;
@@ -972,6 +1026,13 @@ static int layer_files(const struct stack_config *c, bool upper,
 		err = write_values(c, &c->file[i], path, &what);
 		if (err)
 			return failed(why, size, err, "%swriting %s on f%d",
+				      tmpfs ? "NS_HELD " : "", what, i);
+		if (upper || !keyless_overlay(c))
+			continue;
+		snprintf(path, sizeof(path), "%s/f%d.plain", dir, i);
+		err = write_plain_twin(c, &c->file[i], path, &what);
+		if (err)
+			return failed(why, size, err, "%swriting %s on f%d.plain",
 				      tmpfs ? "NS_HELD " : "", what, i);
 	}
 	return 0;
@@ -1514,6 +1575,7 @@ static void run_stack(struct run_stats *st, const struct stack_config *c)
 	static struct probe layer[NR_CALLERS][MAX_FILES];
 	static struct probe before[NR_CALLERS][MAX_FILES];
 	static struct probe after[NR_CALLERS][MAX_FILES];
+	static struct probe twin[NR_CALLERS][MAX_FILES];
 	int op_err[MAX_FILES] = { 0 };
 	struct stack s = { 0 };
 	char why[256], desc[256];
@@ -1530,8 +1592,15 @@ static void run_stack(struct run_stats *st, const struct stack_config *c)
 		return;
 	}
 
-	snapshot(&s, c, true, layer);
-	snapshot(&s, c, false, before);
+	snapshot(&s, c, SNAP_LAYER, layer);
+	snapshot(&s, c, SNAP_OVERLAY, before);
+	/* The reference of a lower file under a keyless overlay: its twin. */
+	if (keyless_overlay(c)) {
+		snapshot(&s, c, SNAP_TWIN, twin);
+		for (i = 0; i < c->nr_files; i++)
+			for (w = 0; !c->file[i].on_upper && w < NR_CALLERS; w++)
+				layer[w][i] = twin[w][i];
+	}
 	for (i = 0; i < c->nr_files; i++) {
 		for (w = 0; w < NR_CALLERS; w++) {
 			if (before[w][i].reached && outside_overlay(c, w))
@@ -1560,7 +1629,7 @@ static void run_stack(struct run_stats *st, const struct stack_config *c)
 	}
 
 	if (mutated)
-		snapshot(&s, c, false, after);
+		snapshot(&s, c, SNAP_OVERLAY, after);
 	for (i = 0; mutated && i < c->nr_files; i++) {
 		const struct file_config *f = &c->file[i];
 		bool may_write = f->by == mounter(c) &&
