@@ -1450,6 +1450,28 @@ static void check_copy_up(struct run_stats *st, const struct stack_config *c,
 	}
 }
 
+/*
+ * The known limit of copy-up (Documentation, "overlayfs"): a rootless
+ * overlay whose namespace is the lower layer's root through an idmap
+ * ("held") stores what that namespace resolves on the lower layer, its
+ * plain value, under its key on an upper layer it does not own; the
+ * namespaces below it read that key before the wildcard there.  Where
+ * they resolved the lower layer's wildcard before, they resolve the
+ * overlay namespace's value after: the upper layer cannot hold both
+ * levels of the layer's root.  Never a level above the overlay's.
+ */
+static bool copy_up_takes_mounter_level(const struct stack_config *c,
+					enum caller w,
+					const struct probe *before,
+					const struct probe *after,
+					const struct probe *mounter_before)
+{
+	return c->rootless && c->lower == LOWER_IDMAP &&
+	       c->idmap == IDMAP_HELD && w == C_NESTED && !before->read_err &&
+	       before->val.permitted == CAPS_WILDV &&
+	       same_read(after, mounter_before);
+}
+
 /* A host uid of the lower layer's file system uid @uid, or -1. */
 static int64_t layer_uid(const struct stack_config *c, uint32_t uid)
 {
@@ -1655,6 +1677,10 @@ static void run_stack(struct run_stats *st, const struct stack_config *c)
 				continue;
 			else if (f->op == OP_SETCAP &&
 				 setcap_exempt(c, w, f->by))
+				continue;
+			else if (copy_up_takes_mounter_level(c, w,
+					&layer[w][i], &after[w][i],
+					&before[mounter(c)][i]))
 				continue;
 			else if (layer[w][i].reached)
 				check_copy_up(st, c, i, w, &layer[w][i],
