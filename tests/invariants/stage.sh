@@ -12,8 +12,6 @@
 #                       commit draws the same stacks and each commit others.
 #                       The test prints it; "NSCAPS_SEED=S NSCAPS_CONFIG=I"
 #                       replays stack I.
-#   NSCAPS_INV_EXCLUDE  kinds of stacks left out (default: the two with
-#                       open kernel defects, README.md; "none" runs all)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ksrc=$1 stage=$2
@@ -23,7 +21,5 @@ sel=$ksrc/tools/testing/selftests
 gcc -O2 -Wall -Werror -I "$sel" -I "$sel/filesystems/nscaps" \
 	-o "$dest/stack_invariants_test" "$here/stack_invariants_test.c"
 seed=${NSCAPS_SEED:-$((16#$(git -C "$here" rev-parse --short=8 HEAD 2>/dev/null || echo 6)))}
-exclude=${NSCAPS_INV_EXCLUDE:-idmapped,ns-tmpfs-rootful}
 env="NSCAPS_SEED=$seed NSCAPS_INV_SECONDS=${NSCAPS_INV_SECONDS:-300}"
-[ "$exclude" = none ] || env="$env NSCAPS_INV_EXCLUDE=$exclude"
 echo "stack-invariants|tap|cd /kselftest/filesystems/nscaps && $env ./stack_invariants_test" >>"$stage/tests/list"
