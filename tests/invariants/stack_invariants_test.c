@@ -1225,21 +1225,6 @@ static bool outside_overlay(const struct stack_config *c, enum caller w)
 }
 
 /*
- * Whether @w is fs-privileged on the layer (its key there is 0: NS_HELD on
- * its tmpfs or through the "held" idmap) but not on a rootful overlay (its
- * key there is 1000): it lists raw names on the one and its own view on
- * the other, so lists do not compare.  Reads and execs still do.
- */
-static bool raw_list_on_layer_only(const struct stack_config *c,
-				   enum caller w)
-{
-	if (c->rootless || (w != C_HELD && w != C_HELD_USER))
-		return false;
-	return c->lower == LOWER_NSTMPFS ||
-	       (c->lower == LOWER_IDMAP && c->idmap == IDMAP_HELD);
-}
-
-/*
  * Exec through an overlay reads the value as the mounter does
  * (ovl_xattr_get() -> vfs_getxattr() -> cap_inode_getsecurity()), and
  * get_file_caps() fails the exec on any error but ENODATA: a rootid the
@@ -1483,8 +1468,6 @@ static void check_view(struct run_stats *st, const struct stack_config *c,
 		mismatch(st, c, i, INV_VIEW, who, "exec",
 			 ": layer=%s overlay=%s", a, b);
 	}
-	if (raw_list_on_layer_only(c, who))
-		return;
 	if (rekeyed_list(c, who) && !c->file[i].on_upper) {
 		held_rekeyed_list(c, layer->names, names, sizeof(names));
 		expect = names;
