@@ -1517,9 +1517,10 @@ static void check_copy_up(struct run_stats *st, const struct stack_config *c,
 
 /*
  * The known limit of copy-up (Documentation, "overlayfs"): a rootless
- * overlay whose namespace is the lower layer's root through an idmap
- * ("held") stores what that namespace resolves on the lower layer, its
- * plain value, under its key on an upper layer it does not own; the
+ * overlay whose namespace is the lower layer's root (its own tmpfs, or
+ * the layer through the "held" idmap) stores what that namespace
+ * resolves on the lower layer, its plain value, under its key on an
+ * upper layer it does not own (a host directory, always here); the
  * namespaces below it read that key before the wildcard there.  Where
  * they resolved the lower layer's wildcard before, they resolve the
  * overlay namespace's value after: the upper layer cannot hold both
@@ -1531,8 +1532,10 @@ static bool copy_up_takes_mounter_level(const struct stack_config *c,
 					const struct probe *after,
 					const struct probe *mounter_before)
 {
-	return c->rootless && c->lower == LOWER_IDMAP &&
-	       c->idmap == IDMAP_HELD && w == C_NESTED && !before->read_err &&
+	bool layer_root = c->lower == LOWER_NSTMPFS ||
+			  (c->lower == LOWER_IDMAP && c->idmap == IDMAP_HELD);
+
+	return c->rootless && layer_root && w == C_NESTED && !before->read_err &&
 	       before->val.permitted == CAPS_WILDV &&
 	       same_read(after, mounter_before);
 }
