@@ -129,6 +129,7 @@ bash scripts/selftests.sh "$ksrc" "$kout" "$stage" $dirs
 bash tests/guest/stage.sh "$stage"
 bash tests/hardening/stage.sh "$stage"
 bash tests/invariants/stage.sh "$ksrc" "$stage"
+bash integrations/stage.sh "$stage"
 case ${NSCAPS_PROVOKE:-} in
 fail) echo "provoked-failure|plain|echo 'failing on purpose (NSCAPS_PROVOKE=fail)'; false" >>"$stage/tests/list" ;;
 warn) echo "provoked-warn|plain|mount -t debugfs none /sys/kernel/debug && echo WARNING >/sys/kernel/debug/provoke-crash/DIRECT" >>"$stage/tests/list" ;;

@@ -18,6 +18,10 @@ pkgs=(
 	# Real clients in the LSM guest (issue 14): Debian's OCI runtime, OCI
 	# image tools, and the setuid newuidmap/newgidmap rootless tools use.
 	crun umoci buildah uidmap
+	# The engines' archivers, patched (issue 25): Go and Debian's sources
+	# of moby 20.10 and containers/storage 1.43 (integrations/build.sh).
+	golang-go golang-github-docker-docker-dev
+	golang-github-containers-storage-dev golang-github-ulikunitz-xz-dev
 	"$@"
 )
 missing=()
