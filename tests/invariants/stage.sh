@@ -7,9 +7,11 @@
 # (scripts/selftests.sh stages it), and appends its "name|tap|command" line
 # to STAGE/tests/list.
 #   NSCAPS_INV_SECONDS  time budget in the guest (default 300)
-#   NSCAPS_SEED         the sample; by default the commit's (the first eight
-#                       hex digits of HEAD), so that a fresh clone of one
-#                       commit draws the same stacks and each commit others.
+#   NSCAPS_SEED         the sample; by default that of the series and of
+#                       this test (eight hex digits of a hash of their git
+#                       trees), so that every clone of them draws the same
+#                       stacks, and a change of the kernel or the test
+#                       others (a commit of anything else does not).
 #                       The test prints it; "NSCAPS_SEED=S NSCAPS_CONFIG=I"
 #                       replays stack I.
 set -euo pipefail
@@ -20,6 +22,7 @@ sel=$ksrc/tools/testing/selftests
 [ -x "$dest/nscaps_caps" ] || { echo "no $dest/nscaps_caps" >&2; exit 1; }
 gcc -O2 -Wall -Werror -I "$sel" -I "$sel/filesystems/nscaps" \
 	-o "$dest/stack_invariants_test" "$here/stack_invariants_test.c"
-seed=${NSCAPS_SEED:-$((16#$(git -C "$here" rev-parse --short=8 HEAD 2>/dev/null || echo 6)))}
+trees=$(git -C "$here/../.." ls-tree HEAD kernel/patches tests/invariants 2>/dev/null || true)
+seed=${NSCAPS_SEED:-$((16#$(printf '%s' "${trees:-6}" | sha1sum | cut -c1-8)))}
 env="NSCAPS_SEED=$seed NSCAPS_INV_SECONDS=${NSCAPS_INV_SECONDS:-300}"
 echo "stack-invariants|tap|cd /kselftest/filesystems/nscaps && $env ./stack_invariants_test" >>"$stage/tests/list"
