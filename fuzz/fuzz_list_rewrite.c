@@ -231,7 +231,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				vu = make_vfsuid(c.idmap, c.fs_ns, kk);
 				N = vfsuid_valid(vu) ? from_kuid(c.caller, vfsuid_into_kuid(vu))
 						     : (uint32_t)-1;
-				if (p.key == ctx.key || N == (uint32_t)-1)
+				/*
+				 * N = 0 has no name (@uid=0 is EINVAL, <base> is
+				 * the plain value): a key C cannot name is hidden,
+				 * as for a host root whose idmap maps K to its 0.
+				 */
+				if (p.key == ctx.key || N == (uint32_t)-1 || N == 0)
 					continue;
 				snprintf(name, sizeof(name), "%s@uid=%u", base, N);
 				for (size_t o = 0; o < (size_t)n0; o += strlen(exact + o) + 1)
