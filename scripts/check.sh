@@ -165,6 +165,22 @@ if grep -q '^PASS build:lsm' "$builds_results"; then
 		bash vm/run.sh "$lkout/arch/x86/boot/bzImage" "$lstage" "$BUILD/check/vm-selinux" --timeout 900 \
 			--append "lsm=$order nscaps.list=/tests/list-selinux"
 		python3 vm/results.py "$BUILD/check/vm-selinux/console.log" --prefix lsm-selinux >>"$lsm_results"
+		# The engines (issue 25): Debian's docker.io and podman, every mode,
+		# on an initramfs of their own. apparmor=0: Debian's docker.io
+		# loads its docker-default profile with apparmor_parser (package
+		# apparmor, which it recommends and this guest does not have).
+		# It runs beside the stock boots below (QEMU's TCG uses one core).
+		estage=$BUILD/check/stage-engines
+		engines_pid=
+		if bash tests/guest/engines/stage.sh "$lstage" "$estage" 2>"$BUILD/check/stage-engines.log"; then
+			bash vm/run.sh "$lkout/arch/x86/boot/bzImage" "$estage" "$BUILD/check/vm-engines" \
+				--mem 4096 --timeout 2400 --append "apparmor=0 nscaps.list=/tests/list-engines" \
+				>"$BUILD/check/vm-engines.log" 2>&1 &
+			engines_pid=$!
+			trap 'kill "$builds_pid" "$engines_pid" 2>/dev/null || true' EXIT
+		else
+			echo "FAIL engines-guest: staging failed: $(tail -1 "$BUILD/check/stage-engines.log")" >>"$lsm_results"
+		fi
 		# Stock 6.12, same config and initramfs, EVM's check only: the
 		# plain value's offline edit is refused there too; namespaced
 		# values are not protected (what the EVM patch, 0012, adds).
@@ -173,8 +189,27 @@ if grep -q '^PASS build:lsm' "$builds_results"; then
 			bash vm/run.sh "$BUILD/kernel/out-stock-lsm/arch/x86/boot/bzImage" "$lstage" \
 				"$BUILD/check/vm-stock-evm" --timeout 900 --append "evm=fix nscaps.list=/tests/list-stock"
 			python3 vm/results.py "$BUILD/check/vm-stock-evm/console.log" --prefix stock-lsm >>"$lsm_results"
+			# The engines' stock column: docker userns-remap, build and commit.
+			# Its own stage: stock 6.12's overlay.ko.
+			if [ -d "$estage" ] && bash tests/guest/engines/stage.sh "$lstage" "$estage-stock" \
+				"$BUILD/kernel/out-stock-lsm" 2>>"$BUILD/check/stage-engines.log"; then
+				bash vm/run.sh "$BUILD/kernel/out-stock-lsm/arch/x86/boot/bzImage" "$estage-stock" \
+					"$BUILD/check/vm-stock-engines" --mem 4096 --timeout 1200 \
+					--append "apparmor=0 nscaps.list=/tests/list-engines-stock"
+				python3 vm/results.py "$BUILD/check/vm-stock-engines/console.log" --prefix stock-engines >>"$lsm_results"
+			else
+				echo "FAIL stock-engines-guest: staging failed: $(tail -1 "$BUILD/check/stage-engines.log")" >>"$lsm_results"
+			fi
 		else
 			echo "FAIL stock-lsm-guest: its kernel did not build (see $BUILD/check/build-lsm-stock.log)" >>"$lsm_results"
+		fi
+		if [ -n "$engines_pid" ]; then
+			wait "$engines_pid" || true
+			if [ -s "$BUILD/check/vm-engines/console.log" ]; then
+				python3 vm/results.py "$BUILD/check/vm-engines/console.log" --prefix engines >>"$lsm_results"
+			else
+				echo "FAIL engines-guest: no console log (see $BUILD/check/vm-engines.log)" >>"$lsm_results"
+			fi
 		fi
 	else
 		echo "FAIL lsm-guest: staging failed: $(tail -1 "$BUILD/check/stage-lsm.log")" >>"$lsm_results"

@@ -46,5 +46,28 @@ for kind in stock patched; do
 		status=1
 	fi
 done
+# One engine scenario users will recognise (issue 25): Debian's dockerd
+# under userns-remap=default builds an image whose Dockerfile installs
+# iputils-ping (its postinst runs setcap) and commits a container that ran
+# setcap; then uid 1000 in a new container pings. Stock first, then patched.
+for kind in stock patched; do
+	kout=$BUILD/kernel/out-$kind-lsm
+	estage=$BUILD/demo/engines-$kind
+	bash tests/guest/engines/stage.sh "$stage" "$estage" "$kout"
+	expect=stock
+	[ $kind = patched ] && expect=ns
+	echo "docker-userns-remap|tap|EXPECT=/tests/engines/expect-$expect.txt sh /tests/engines/inroot.sh sh /tests/engines/docker.sh userns-remap" \
+		>"$estage/tests/list-demo"
+	bash vm/run.sh "$kout/arch/x86/boot/bzImage" "$estage" "$BUILD/demo/engines-$kind-vm" --mem 4096 \
+		--timeout 900 --append "apparmor=0 nscaps.list=/tests/list-demo"
+	echo
+	echo "---------------- Docker, userns-remap=default ($kind) ----------------"
+	grep -a '^RESULT\|^ok\|^not ok' "$BUILD/demo/engines-$kind-vm/console.log" | sed 's/^RESULT //' || true
+	grep -q '^NSCAPS-END docker-userns-remap rc=0' "$BUILD/demo/engines-$kind-vm/console.log" || status=1
+done
+echo
+echo "On the patched kernel Debian's dockerd reads only security.capability when it"
+echo "commits a layer: under userns-remap the images lose the capability (see the"
+echo "README, \"Docker and Podman\"); integrations/moby-20.10 is the engine's fix."
 [ $status = 0 ] && echo "walkthrough complete" || echo "walkthrough FAILED (see above)"
 exit $status

@@ -22,6 +22,8 @@ pkgs=(
 	# of moby 20.10 and containers/storage 1.43 (integrations/build.sh).
 	golang-go golang-github-docker-docker-dev
 	golang-github-containers-storage-dev golang-github-ulikunitz-xz-dev
+	# The engines themselves (issue 25), staged into the engine guest.
+	docker.io containerd runc podman conmon
 	"$@"
 )
 missing=()
@@ -32,5 +34,18 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "== installing: ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
+	# Packages only: no daemon of theirs (dockerd, containerd, auditd)
+	# starts on this machine; the guests run them.
+	rc=/usr/sbin/policy-rc.d
+	had_rc=0
+	[ -e $rc ] && had_rc=1
+	if [ $had_rc = 0 ]; then
+		printf '#!/bin/sh\nexit 101\n' >$rc && chmod 755 $rc
+		trap 'rm -f $rc' EXIT
+	fi
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	# ... nor at the next boot: the daemons the engines' packages enable.
+	for u in docker.socket docker.service containerd.service; do
+		systemctl disable "$u" >/dev/null 2>&1 || true
+	done
 fi
