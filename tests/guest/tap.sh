@@ -13,6 +13,17 @@ check() {
 	shift
 	if "$@"; then pass "$desc"; else flunk "$desc"; fi
 }
+# runs DESC LOG CMD...: CMD succeeds; its output in LOG, shown if it fails
+runs() {
+	local desc=$1 log=$2
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		pass "$desc"
+	else
+		flunk "$desc"
+		sed 's/^/#   /' "$log"
+	fi
+}
 # refuse DESC CMD...: CMD fails
 refuse() {
 	local desc=$1

@@ -44,18 +44,6 @@ chmod 755 "$base"
 mkdir -p -m 1777 /var/tmp
 echo "# scenario 5: $(/usr/bin/buildah --version)"
 
-# runs DESC LOG CMD...: CMD succeeds; its output in LOG, shown if it fails
-runs() {
-	local desc=$1 log=$2
-	shift 2
-	if "$@" >"$log" 2>&1; then
-		pass "$desc"
-	else
-		flunk "$desc"
-		sed 's/^/#   /' "$log"
-	fi
-}
-
 # copies_hold DIR USER NAMES: true if USER's vfs storage under DIR/home has
 # copies of bin/x, each with exactly NAMES (capnames), each giving USER on
 # the host, outside the namespace, nothing

@@ -21,18 +21,6 @@ engine_env() {
 	echo "127.0.0.1 localhost" >/etc/hosts
 }
 
-# runs DESC LOG CMD...: CMD succeeds; its output in LOG, shown if it fails
-runs() {
-	local desc=$1 log=$2
-	shift 2
-	if "$@" >"$log" 2>&1; then
-		pass "$desc"
-	else
-		flunk "$desc"
-		sed 's/^/#   /' "$log"
-	fi
-}
-
 # host_gets TAG UPPER MODE: bin/x as the container left it in its upper
 # directory UPPER gives host uid 1000, outside any namespace, nothing, in
 # every mode with a user namespace (without one the container is host root:
