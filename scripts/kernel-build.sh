@@ -3,16 +3,19 @@
 # Build a kernel out of tree (O=) with ccache.
 #   kernel-build.sh KIND VARIANT [--src DIR]
 # KIND:    patched (Debian source + kernel/series) | stock (Debian source only)
-# VARIANT: test | debug | bench   (kernel/config/*.config fragments)
+# VARIANT: (kernel/config/*.config fragments on tinyconfig)
+#          lsm       every guest of the test command boots it: Debian's LSM
+#                    order (from linux-config-6.12), AppArmor, SELinux, IMA,
+#                    EVM, audit, overlayfs and FUSE as modules (installed
+#                    into OUT/modules), SMP and lockdep, KUnit
+#          debug     lsm with KASAN and UBSAN (NSCAPS_VARIANT=debug)
+#          test | bench   the small config of the benchmarks and nscap's VM
+#                    test: everything built in, KUnit, no LSM
 #          modules | nofeature | nosecurity   compile-only builds, never booted:
-#            modules    overlayfs and FUSE as modules (builds bzImage and
-#                       modules, so modpost checks the series' exports)
-#            nofeature  the series with CONFIG_XATTR_USER_NS=n (patched only)
+#            modules    test's options with overlayfs and FUSE as modules
+#                       (scripts/bisect-series.sh)
+#            nofeature  lsm with CONFIG_XATTR_USER_NS=n (patched only)
 #            nosecurity CONFIG_SECURITY=n
-#          lsm       booted by the LSM guest: Debian's LSM order (from
-#                    linux-config-6.12), AppArmor, SELinux, IMA, EVM, audit,
-#                    overlayfs and FUSE as modules, installed into
-#                    OUT/modules (modules_install)
 # --src DIR builds an existing tree instead (e.g. the work tree build/linux).
 # Prints the path of the bzImage on stdout.
 . "$(dirname "$0")/lib.sh"
@@ -25,24 +28,22 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option $1" ;;
 	esac
 done
-case $kind in patched|stock) ;; *) die "usage: $0 patched|stock test|debug|bench|modules|nofeature|nosecurity|lsm [--src DIR]" ;; esac
+case $kind in patched|stock) ;; *) die "usage: $0 patched|stock lsm|debug|test|bench|modules|nofeature|nosecurity [--src DIR]" ;; esac
 
 cfg=$NSCAPS_ROOT/kernel/config
 case $variant in
-test)  frags="base test" ;;
-debug) frags="base test debug" ;;
-bench) frags="base test" ;;
+test|bench) frags="base test kunit" ;;
+lsm) frags="base lsm debian-lsm checks kunit" ;;
+debug) frags="base lsm debian-lsm checks kunit debug" ;;
 modules) frags="base modules" ;;
-nofeature) frags="base nofeature" ;;
+nofeature) frags="base lsm debian-lsm checks kunit nofeature" ;;
 nosecurity) frags="base nosecurity" ;;
-lsm) frags="base lsm debian-lsm" ;;
-*) die "unknown variant '$variant' (test|debug|bench|modules|nofeature|nosecurity|lsm)" ;;
+*) die "unknown variant '$variant' (lsm|debug|test|bench|modules|nofeature|nosecurity)" ;;
 esac
 targets=bzImage
-case $variant in modules|lsm) targets="bzImage modules" ;; esac
-# Options that exist only with the series applied (nofeature turns them off;
-# lsm sets CONFIG_XATTR_USER_NS itself, without the KUnit test).
-if [ "$kind" = patched ] && [ "$variant" != nofeature ] && [ "$variant" != lsm ]; then
+case $frags in *lsm*|*modules*) targets="bzImage modules" ;; esac
+# Options that exist only with the series applied (nofeature turns them off).
+if [ "$kind" = patched ] && [ "$variant" != nofeature ]; then
 	frags="$frags nscaps"
 fi
 
@@ -60,13 +61,14 @@ kmake() { make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" "$@";
 
 log "configuring $kind/$variant: tinyconfig + $frags"
 kmake -s tinyconfig >/dev/null
-if [ "$variant" = lsm ]; then
+case $frags in *debian-lsm*)
 	# Debian's LSM order, verbatim, as a fragment of its own.
 	debcfg=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 	[ -f "$debcfg" ] || die "$debcfg missing (run scripts/deps.sh)"
 	xzcat "$debcfg" | grep '^CONFIG_LSM=' >"$out/debian-lsm.config" ||
 		die "no CONFIG_LSM in $debcfg"
-fi
+	;;
+esac
 set --
 for f in $frags; do
 	if [ -f "$cfg/$f.config" ]; then
@@ -112,7 +114,7 @@ if ! kmake $targets >"$out/build.log" 2>&1; then
 	grep -E 'error:|undefined reference|ERROR:|\*\*\*' "$out/build.log" | head -40 >&2
 	die "kernel build failed ($kind/$variant): see $out/build.log"
 fi
-if [ "$variant" = lsm ]; then
+if [ "$variant" = lsm ] || [ "$variant" = debug ]; then
 	# The guest's /lib/modules/RELEASE, for modprobe (vm/initramfs.sh --modules).
 	rm -rf "$out/modules"
 	kmake -s modules_install INSTALL_MOD_PATH="$out/modules" >>"$out/build.log" 2>&1 ||

@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Stage the LSM guest (issue 13, part 3) into STAGE, for the kernel built
-# by "kernel-build.sh patched lsm" in KOUT, reusing the nscaps kselftests
-# and nsrun the main guest's stage MAIN holds (same tree, userspace only).
+# Stage the guest into STAGE, for the kernel built by "kernel-build.sh
+# patched lsm" (or debug) in KOUT: everything the stage MAIN holds (the
+# kselftests, the project's guest tests, scripts/check.sh), the modules, and
+# the LSM checks (issue 13, part 3).
 #   stage.sh KOUT MAIN STAGE
-# Three lists, one initramfs: tests/list for the default boot (AppArmor),
-# tests/list-selinux for the boot with SELinux (nscaps.list=, see
-# vm/guest-init.sh), tests/list-stock for stock 6.12 with the same config.
+# Three lists, one initramfs: tests/list for the default boot (AppArmor:
+# the modules, MAIN's list, the LSM checks), tests/list-selinux for the boot
+# with SELinux (nscaps.list=, see vm/guest-init.sh), tests/list-stock for
+# stock 6.12 with the same config.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kout=$1 main=$2 stage=$3
 rm -rf "$stage"
+cp -a "$main" "$stage"
 mkdir -p "$stage/tests/lsm" "$stage/usr/local/bin" "$stage/usr/bin" "$stage/sbin" \
 	"$stage/etc/nscaps-selinux" "$stage/kselftest/filesystems"
 
 # overlay.ko and fuse.ko with modules.dep, for modprobe in the guest.
 [ -d "$kout/modules/lib/modules" ] || { echo "error: no $kout/modules (modules_install)" >&2; exit 1; }
 cp -a "$kout/modules/lib" "$stage/"
-cp "$main/usr/local/bin/nsrun" "$stage/usr/local/bin/"
-cp -a "$main/kselftest/filesystems/nscaps" "$stage/kselftest/filesystems/"
 # Debian's tools the checks use (initramfs.sh adds their libraries): GNU ls,
 # chcon, runcon (SELinux-aware) and cat, auditctl, fuse-overlayfs.
 cp /usr/bin/ls /usr/bin/chcon /usr/bin/runcon /usr/bin/cat /usr/bin/fuse-overlayfs "$stage/usr/bin/"
@@ -26,9 +27,8 @@ cp /sbin/auditctl "$stage/sbin/"
 # keyctl and evmctl for the EVM check (its HMAC key, security.ima hashes).
 cp /usr/bin/keyctl /usr/bin/evmctl "$stage/usr/bin/"
 # Real clients (issue 14): the container tools and their tests (crun needs
-# AF_UNIX, which the main guest's kernel does not build).
+# AF_UNIX, which the test config does not build).
 bash "$here/../stage-tools.sh" "$stage"
-cp "$main/usr/local/bin/nscap" "$stage/usr/local/bin/"
 cp "$here/../tools-runtime.sh" "$here/../tools-build.sh" "$stage/tests/"
 cp "$here"/tap.sh "$here"/apparmor.sh "$here"/audit.sh "$here"/fuse-overlayfs.sh \
 	"$here"/selinux.sh "$here"/evm.sh "$stage/tests/lsm/"
@@ -74,7 +74,7 @@ printf 'SELINUX=enforcing\nSELINUXTYPE=nscaps\n' >"$stage/etc/selinux/config"
 	echo "apparmor|tap|sh /tests/lsm/apparmor.sh"
 	echo "audit|tap|sh /tests/lsm/audit.sh"
 	echo "fuse-overlayfs|tap|sh /tests/lsm/fuse-overlayfs.sh"
-	grep '^filesystems-nscaps-' "$main/tests/list"
+	cat "$main/tests/list"
 	echo "tools-runtime|tap|sh /tests/tools-runtime.sh"
 	echo "tools-build|tap|sh /tests/tools-build.sh"
 	# Last: it loads EVM's HMAC key and an IMA policy (the boot has
