@@ -143,17 +143,11 @@ lsm_results=$BUILD/check/results-lsm.txt
 : >"$lsm_results"
 bash tests/guest/lsm/stage.sh "$kout" "$mstage" "$stage" 2>"$BUILD/check/stage-lsm.log" ||
 	die "staging the guest failed: $(tail -1 "$BUILD/check/stage-lsm.log")"
-bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem 2048 --smp 2 --timeout 3000 --append "evm=fix"
-t_guest=$(date +%s)
-
-# The other boots of the same kernel run no KUnit (kunit.enable=0): SELinux
-# (exclusive with AppArmor: Debian's order without apparmor), and the
-# engines (issue 25: Debian's docker.io and podman, every mode, on an
-# initramfs of their own; apparmor=0: Debian's docker.io loads its
-# docker-default profile with apparmor_parser, which this guest does not
-# have). The engines run beside the SELinux and the stock boots (QEMU's TCG
-# uses one core per vCPU).
-order=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$kout/debian-lsm.config" | sed 's/apparmor,//')
+# The engines (issue 25: Debian's docker.io and podman, every mode, on an
+# initramfs of their own) boot the same kernel beside the main boot, so
+# that the longest boot does not start last; apparmor=0: Debian's docker.io
+# loads its docker-default profile with apparmor_parser, which this guest
+# does not have. Boots that run no KUnit suite pass kunit.enable=0.
 estage=$BUILD/check/stage-engines
 engines_pid=
 if bash tests/guest/engines/stage.sh "$stage" "$estage" 2>"$BUILD/check/stage-engines.log"; then
@@ -165,6 +159,11 @@ if bash tests/guest/engines/stage.sh "$stage" "$estage" 2>"$BUILD/check/stage-en
 else
 	echo "FAIL engines-guest: staging failed: $(tail -1 "$BUILD/check/stage-engines.log")" >>"$lsm_results"
 fi
+bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem 2048 --smp 2 --timeout 3000 --append "evm=fix"
+t_guest=$(date +%s)
+
+# SELinux (exclusive with AppArmor: Debian's order without apparmor).
+order=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$kout/debian-lsm.config" | sed 's/apparmor,//')
 bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm-selinux" --timeout 900 \
 	--append "kunit.enable=0 lsm=$order nscaps.list=/tests/list-selinux"
 python3 vm/results.py "$BUILD/check/vm-selinux/console.log" --prefix lsm-selinux >>"$lsm_results"
