@@ -30,7 +30,7 @@ cp tests/guest/tools-build.sh "$stage/tests/"
 status=0
 for kind in stock patched; do
 	kernel=$(bash scripts/kernel-build.sh "$kind" lsm)
-	bash vm/run.sh "$kernel" "$stage" "$BUILD/demo/$kind" --timeout 900
+	bash vm/run.sh "$kernel" "$stage" "$BUILD/demo/$kind" --timeout 900 --append "kunit.enable=0"
 	log="$BUILD/demo/$kind/console.log"
 	echo
 	echo "================ $kind kernel ================"
@@ -59,7 +59,7 @@ for kind in stock patched; do
 	echo "docker-userns-remap|tap|EXPECT=/tests/engines/expect-$expect.txt sh /tests/engines/inroot.sh sh /tests/engines/docker.sh userns-remap" \
 		>"$estage/tests/list-demo"
 	bash vm/run.sh "$kout/arch/x86/boot/bzImage" "$estage" "$BUILD/demo/engines-$kind-vm" --mem 4096 \
-		--timeout 900 --append "apparmor=0 nscaps.list=/tests/list-demo"
+		--timeout 900 --append "kunit.enable=0 apparmor=0 nscaps.list=/tests/list-demo"
 	echo
 	echo "---------------- Docker, userns-remap=default ($kind) ----------------"
 	grep -a '^RESULT\|^ok\|^not ok' "$BUILD/demo/engines-$kind-vm/console.log" | sed 's/^RESULT //' || true
