@@ -7,10 +7,11 @@
 # command: each patch costs an incremental build per configuration.
 #   bisect-series.sh [FIRST [LAST]]   patch numbers, 1-based (default: all)
 # Configurations (kernel-build.sh variants, compile-only here):
-#   builtin     tinyconfig + base test nscaps: everything built in
-#   modules     overlayfs and FUSE as modules (modpost checks the exports)
-#   nofeature   CONFIG_XATTR_USER_NS=n
-#   nosecurity  CONFIG_SECURITY=n
+#   builtin     tinyconfig + base test kunit nscaps: everything built in
+#   modules     overlayfs and FUSE as modules, JUMP_LABEL (modpost checks
+#               the exports)
+#   nofeature   the LSM kernel's config with CONFIG_XATTR_USER_NS=n
+#   nosecurity  CONFIG_SECURITY=n, modules, JUMP_LABEL
 # Environment: NSCAPS_BISECT_CONFIGS (default "builtin modules nofeature
 # nosecurity"). Work tree and objects: $BUILD/bisect; report:
 # $BUILD/bisect/report.md.

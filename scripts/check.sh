@@ -21,6 +21,10 @@
 cd "$NSCAPS_ROOT"
 
 variant=${NSCAPS_VARIANT:-lsm}
+case $variant in lsm|debug) ;; *) die "NSCAPS_VARIANT must be lsm or debug" ;; esac
+# KASAN and UBSAN (debug) slow every patched boot under TCG about threefold.
+slow=1
+[ "$variant" = debug ] && slow=3
 bash scripts/deps.sh
 results=$BUILD/check/results.txt
 rm -rf "$BUILD/check"
@@ -135,16 +139,24 @@ esac
 # The guest (tests/guest/lsm/stage.sh): the modules, then all of the above,
 # then the LSM checks (issue 13: AppArmor, audit, fuse-overlayfs, the real
 # clients, EVM last), with Debian's default order (AppArmor). Two vCPUs, so
-# that the race tests run concurrently under lockdep. evm=fix: EVM lets
+# that the race tests run concurrently under lockdep (and, with
+# NSCAPS_VARIANT=debug, KASAN and UBSAN). evm=fix: EVM lets
 # root label files that have no HMAC yet, as an image is labelled before it
 # is enforced; exec appraisal still verifies every HMAC (evm.sh runs last).
 stage=$BUILD/check/stage
 lsm_results=$BUILD/check/results-lsm.txt
 : >"$lsm_results"
-bash tests/guest/lsm/stage.sh "$kout" "$mstage" "$stage" 2>"$BUILD/check/stage-lsm.log" ||
-	die "staging the guest failed: $(tail -1 "$BUILD/check/stage-lsm.log")"
+if ! bash tests/guest/lsm/stage.sh "$kout" "$mstage" "$stage" 2>"$BUILD/check/stage-lsm.log"; then
+	# Nothing can boot: the host's results and one closing line, red.
+	echo "FAIL guest-staging: $(tail -1 "$BUILD/check/stage-lsm.log")" >>"$results"
+	kill "$builds_pid" 2>/dev/null || true
+	sort -s -k1,1 "$results" >"$results.sorted"
+	summarize "$results.sorted" "$t0" "results (staging failed: see $BUILD/check/stage-lsm.log)"
+	exit 1
+fi
 # The engines (issue 25: Debian's docker.io and podman, every mode, on an
-# initramfs of their own) boot the same kernel beside the main boot, so
+# initramfs of their own) boot the same kernel beside the main boot (one
+# vCPU each), so
 # that the longest boot does not start last; apparmor=0: Debian's docker.io
 # loads its docker-default profile with apparmor_parser, which this guest
 # does not have. Boots that run no KUnit suite pass kunit.enable=0.
@@ -152,19 +164,23 @@ estage=$BUILD/check/stage-engines
 engines_pid=
 if bash tests/guest/engines/stage.sh "$stage" "$estage" 2>"$BUILD/check/stage-engines.log"; then
 	bash vm/run.sh "$kernel" "$estage" "$BUILD/check/vm-engines" \
-		--mem 4096 --timeout 2400 --append "kunit.enable=0 apparmor=0 nscaps.list=/tests/list-engines" \
+		--mem 4096 --timeout $((2400 * slow)) --test-timeout $((900 * slow)) --append "kunit.enable=0 apparmor=0 nscaps.list=/tests/list-engines" \
 		>"$BUILD/check/vm-engines.log" 2>&1 &
 	engines_pid=$!
 	trap 'kill "$builds_pid" "$engines_pid" 2>/dev/null || true' EXIT
 else
 	echo "FAIL engines-guest: staging failed: $(tail -1 "$BUILD/check/stage-engines.log")" >>"$lsm_results"
 fi
-bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem 2048 --smp 2 --timeout 3000 --append "evm=fix"
+# slub_debug=FZP: red zones, poisoning and sanity checks on every slab
+# cache, what catches a heap overflow of the name parser or the list
+# rewrite without KASAN.
+bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm" --mem 2048 --smp 2 --timeout $((3000 * slow)) --test-timeout $((900 * slow)) \
+	--append "evm=fix slub_debug=FZP"
 t_guest=$(date +%s)
 
 # SELinux (exclusive with AppArmor: Debian's order without apparmor).
 order=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$kout/debian-lsm.config" | sed 's/apparmor,//')
-bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm-selinux" --timeout 900 \
+bash vm/run.sh "$kernel" "$stage" "$BUILD/check/vm-selinux" --timeout $((900 * slow)) \
 	--append "kunit.enable=0 lsm=$order nscaps.list=/tests/list-selinux"
 python3 vm/results.py "$BUILD/check/vm-selinux/console.log" --prefix lsm-selinux >>"$lsm_results"
 # Stock 6.12, same config and initramfs: EVM's check (the plain value's

@@ -12,10 +12,10 @@
 #          test | bench   the small config of the benchmarks and nscap's VM
 #                    test: everything built in, KUnit, no LSM
 #          modules | nofeature | nosecurity   compile-only builds, never booted:
-#            modules    test's options with overlayfs and FUSE as modules
+#            modules    overlayfs and FUSE as modules, JUMP_LABEL, SECURITY
 #                       (scripts/bisect-series.sh)
 #            nofeature  lsm with CONFIG_XATTR_USER_NS=n (patched only)
-#            nosecurity CONFIG_SECURITY=n
+#            nosecurity CONFIG_SECURITY=n, modules, JUMP_LABEL
 # --src DIR builds an existing tree instead (e.g. the work tree build/linux).
 # Prints the path of the bzImage on stdout.
 . "$(dirname "$0")/lib.sh"
@@ -40,8 +40,6 @@ nofeature) frags="base lsm debian-lsm checks kunit nofeature" ;;
 nosecurity) frags="base nosecurity" ;;
 *) die "unknown variant '$variant' (lsm|debug|test|bench|modules|nofeature|nosecurity)" ;;
 esac
-targets=bzImage
-case $frags in *lsm*|*modules*) targets="bzImage modules" ;; esac
 # Options that exist only with the series applied (nofeature turns them off).
 if [ "$kind" = patched ] && [ "$variant" != nofeature ]; then
 	frags="$frags nscaps"
@@ -106,6 +104,9 @@ for f in "$@"; do
 	done <"$f"
 done
 [ $bad = 0 ] || die "kernel config for $kind/$variant lost requested options (see above)"
+# Modules are built (and modpost run) wherever the config has them.
+targets=bzImage
+grep -qx 'CONFIG_MODULES=y' "$out/.config" && targets="bzImage modules"
 
 log "building $kind/$variant in $out"
 # shellcheck disable=SC2086

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * race - the interleavings a uniprocessor guest never runs, for an SMP
- * guest (two vCPUs) under KASAN and lockdep:
+ * guest (two vCPUs) under lockdep (and KASAN with NSCAPS_VARIANT=debug):
  *
  *   mark     a namespace reads security.capability in a loop while the host
  *            adds and removes its key: the inode mark (S_NONSXATTR, set by

@@ -4,7 +4,7 @@
 # summary:
 #   table.sh CONSOLE_LOG [FUZZ_SUMMARY]
 # CONSOLE_LOG: the console.log of a run whose stage included
-# tests/hardening/stage.sh (the debug kernel's, for the kernel reports).
+# tests/hardening/stage.sh (the main boot's, for the kernel reports).
 # FUZZ_SUMMARY: the "# fuzz: execs=... crashes=..." line file written by
 # make -C fuzz fuzz|smoke (default fuzz/build/fuzz-summary.txt).
 # Prints a Markdown table; exit 1 if any figure that must be 0 is not.

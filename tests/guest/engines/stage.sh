@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Stage the engine guest (issue 25) into STAGE: the LSM guest's stage LSTAGE
-# (modules, nsrun, nscap, container tools, the build context's root) plus
+# Stage the engine guest (issue 25) into STAGE: the main boot's stage LSTAGE
+# (tests/guest/lsm/stage.sh: modules, nsrun, nscap, container tools, the
+# build context's root) plus
 # Debian's engines as Debian installs them: docker.io (dockerd, docker),
 # containerd with its runc shim, runc, podman with conmon and
 # fuse-overlayfs. vm/initramfs.sh adds the libraries. Its own initramfs,
