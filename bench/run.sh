@@ -131,10 +131,15 @@ for mode in time alloc exec; do
 	gcc -O2 -Wall -Wextra -Werror -static -nostdlib -fno-stack-protector \
 		-o "$stage/usr/local/bin/capexit" "$root/bench/capexit.c"
 	if [ -f "$fuse_bin" ]; then cp "$fuse_bin" "$stage/usr/local/bin/nscaps_fuse"; fi
+	# The macro rows' programs: Debian's fuse-overlayfs, GNU true (a
+	# dynamically linked exec; vm/initramfs.sh adds their libraries).
+	mkdir -p "$stage/usr/bin"
+	cp /usr/bin/fuse-overlayfs "$stage/usr/bin/"
+	cp /usr/bin/true "$stage/usr/local/bin/true-gnu"
 	args="--rounds $rounds --scale $scale"
 	[ $mode = alloc ] && args="--alloc --scale $scale"
 	if [ $mode = exec ]; then
-		echo "xattr-bench|plain|for op in exec_host exec_ns_d1; do /usr/local/bin/xattr_bench $args --only \$op; done" >"$stage/tests/list"
+		echo "xattr-bench|plain|for op in exec_host exec_ns_d1 exec_ns_d4 exec_ns_d16 exec_true_ns_d1; do /usr/local/bin/xattr_bench $args --only \$op; done" >"$stage/tests/list"
 	else
 		echo "xattr-bench|plain|/usr/local/bin/xattr_bench $args" >"$stage/tests/list"
 	fi
@@ -156,7 +161,7 @@ boot() {
 for kind in stock patched; do boot $kind time; done
 # Exec is the one operation whose count moves between boots (page allocator
 # state, about 1%): more boots of each kernel, alternating, add their rounds
-# of the two exec operations to the same pool.
+# of the exec operations to the same pool.
 for b in $(seq 2 "$exec_boots"); do
 	for kind in stock patched; do
 		boot $kind exec

@@ -7,7 +7,7 @@
  * it needs as host root, then times each operation of issue 6, from the host
  * and from nested user namespaces it creates itself.
  *
- *   xattr_bench [--rounds R] [--scale F] [--alloc] [--exe PATH] [--fuse PATH]
+ *   xattr_bench [--rounds R] [--scale F] [--alloc] [--exe PATH] [--true PATH] [--fuse PATH]
  *               [--only OP]
  *
  * Output, one fact a line (bench/report.py reads them back):
@@ -69,6 +69,7 @@ static int rounds = 7;
 static double scale = 1.0;
 static int alloc_mode;
 static const char *exe = "/usr/local/bin/capexit";
+static const char *true_exe = "/usr/local/bin/true-gnu";
 static const char *fuse_server = "/usr/local/bin/nscaps_fuse";
 static pid_t fuse_pids[2] = { -1, -1 };
 static const char *only;
@@ -145,16 +146,16 @@ static void mkfile(const char *f, mode_t mode)
 	close(fd);
 }
 
-static void copyexe(const char *f)
+static void copyfrom(const char *f, const char *src)
 {
 	char buf[65536];
-	int in = open(exe, O_RDONLY), out;
+	int in = open(src, O_RDONLY), out;
 	ssize_t n;
 
 	mkfile(f, 0755);
 	out = open(f, O_WRONLY);
 	if (in < 0 || out < 0) {
-		printf("setup-error file=%s exe=%s errno=%d (%s)\n", f, exe, errno,
+		printf("setup-error file=%s exe=%s errno=%d (%s)\n", f, src, errno,
 		       strerror(errno));
 		exit(1);
 	}
@@ -163,6 +164,116 @@ static void copyexe(const char *f)
 			exit(1);
 	close(in);
 	close(out);
+}
+
+static void copyexe(const char *f)
+{
+	copyfrom(f, exe);
+}
+
+/* run_argv: fork + execv + wait; the exit status, or -1 */
+static int run_argv(char *const argv[])
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void rm_rf(const char *dir)
+{
+	char *argv[] = { "/bin/rm", "-rf", (char *)dir, NULL };
+
+	run_argv(argv);
+}
+
+#define TREE_DIRS 40
+#define TREE_FILES 50
+#define TREE_CAP_EVERY 100
+
+/*
+ * The macro rows' tree: 2,000 small files in 40 directories, one in a
+ * hundred with a plain capability, as an image layer carries them, and
+ * tree.tar, GNU tar's archive of it with its xattrs.  x1/ belongs to the
+ * root of depth 1, which extracts the archive there and mounts
+ * fuse-overlayfs over x1/lower.
+ */
+static void mktree(void)
+{
+	char *tar[] = { "/usr/bin/tar", "--xattrs", "--xattrs-include=*", "-cf",
+			"tree.tar", "-C", "tree", ".", NULL };
+	static const char content[64] = "a file of the macro rows' tree";
+	char path[64];
+	int d, f, fd, i = 0;
+
+	if (mkdir("tree", 0755)) {
+		printf("setup-error mkdir tree errno=%d\n", errno);
+		setup_errors++;
+		return;
+	}
+	for (d = 0; d < TREE_DIRS; d++) {
+		snprintf(path, sizeof(path), "tree/d%02d", d);
+		mkdir(path, 0755);
+		for (f = 0; f < TREE_FILES; f++, i++) {
+			snprintf(path, sizeof(path), "tree/d%02d/f%03d", d, f);
+			fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+			if (fd < 0 || write(fd, content, sizeof(content)) != sizeof(content)) {
+				printf("setup-error file=%s errno=%d\n", path, errno);
+				setup_errors++;
+				return;
+			}
+			close(fd);
+			if (i % TREE_CAP_EVERY == 0)
+				set_cap(path, CAPS, CAP_NET_RAW);
+		}
+	}
+	if (run_argv(tar)) {
+		printf("setup-error tar -c of tree failed\n");
+		setup_errors++;
+	}
+	if (mkdir("x1", 0755) || chown("x1", KEY(1), KEY(1)) ||
+	    mkdir("x1/lower", 0755) || chown("x1/lower", KEY(1), KEY(1))) {
+		printf("setup-error x1 errno=%d\n", errno);
+		setup_errors++;
+		return;
+	}
+	fd = open("x1/lower/file", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, 4096) || fchown(fd, KEY(1), KEY(1))) {
+		printf("setup-error x1/lower/file errno=%d\n", errno);
+		setup_errors++;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * fovl_mount: in the caller's namespace (depth 1), a mount namespace of its
+ * own and Debian's fuse-overlayfs on x1/merged, as rootless Podman mounts a
+ * container's root (it daemonizes once mounted).
+ */
+static int fovl_mount(void)
+{
+	char cwd[256], opts[1024];
+	char *argv[] = { "/usr/bin/fuse-overlayfs", "-o", opts, "x1/merged", NULL };
+
+	if (!getcwd(cwd, sizeof(cwd)) || unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -1;
+	rm_rf("x1/upper");
+	rm_rf("x1/work");
+	rm_rf("x1/merged");
+	if (mkdir("x1/upper", 0755) || mkdir("x1/work", 0755) ||
+	    mkdir("x1/merged", 0755))
+		return -1;
+	snprintf(opts, sizeof(opts), "lowerdir=%s/x1/lower,upperdir=%s/x1/upper,workdir=%s/x1/work",
+		 cwd, cwd, cwd);
+	return run_argv(argv) ? -1 : 0;
 }
 
 static const char *const fuse_dirs[2] = { "fuse", "fusex" };
@@ -276,6 +387,17 @@ static void setup(void)
 	copyexe("en");
 	set_cap("en", CAPS, CAP_NET_RAW);
 	set_key("en", 1, CAP_NET_RAW);
+	/* the same on a dynamically linked program (GNU true): ld.so's work */
+	copyfrom("et", true_exe);
+	set_cap("et", CAPS, CAP_NET_RAW);
+	set_key("et", 1, CAP_NET_RAW);
+	/* deeper: the host value and the own value of depth 4 (16) */
+	copyexe("e4");
+	set_cap("e4", CAPS, CAP_NET_RAW);
+	set_key("e4", 4, CAP_NET_RAW);
+	copyexe("e16");
+	set_cap("e16", CAPS, CAP_NET_RAW);
+	set_key("e16", 16, CAP_NET_RAW);
 	/* feature probes (see probe()) */
 	mkfile("pr", 0666);
 	set_cap("pr", CAPS, BIT_PLAIN);
@@ -285,6 +407,12 @@ static void setup(void)
 	set_key("pl", 1, bit_for_key(1));
 	copyexe("pe");
 	set_key("pe", 1, CAP_NET_RAW);
+	mktree();
+	/*
+	 * /dev/fuse as Debian's udev leaves it (0666), which rootless
+	 * fuse-overlayfs opens; devtmpfs makes it 0600.
+	 */
+	chmod("/dev/fuse", 0666);
 	/* write(): a file without capabilities on a FUSE filesystem */
 	start_fuse(0);
 	start_fuse(1);
@@ -498,7 +626,12 @@ static void read_counters(unsigned long long *slab, unsigned long long *pages)
 
 /* ------------------------------------------------------------------ ops */
 
-enum kind { GET, LIST, SET, REMOVE, EXEC, WRITE };
+/*
+ * TAR, CP: one run of GNU tar -x (cp -a) of the 2,000-file tree (see
+ * mktree()); FOVL: a 1-byte pwrite() on Debian's fuse-overlayfs mounted by
+ * the namespace. The macro rows: what a user's whole command costs.
+ */
+enum kind { GET, LIST, SET, REMOVE, EXEC, WRITE, TAR, CP, FOVL };
 
 struct op {
 	const char *name;
@@ -518,6 +651,7 @@ static const struct op ops[] = {
 	{ "exec_host",           0,  NULL,    EXEC, "eh",  NULL, 40 },
 	{ "write_fuse_host",     0,  NULL,    WRITE, "fuse/file", NULL, 1500 },
 	{ "write_fusex_host",    0,  NULL,    WRITE, "fusex/file", NULL, 1500 },
+	{ "cp_a_tree_host",      0,  NULL,    CP,   "cpdst", NULL, 6 },
 	{ "get_user_ns_d1",      1,  NULL,    GET,  "u",   "user.bench.name.0000", 3000 },
 	{ "get_ns_own_d1",       1,  "read",  GET,  "o1",  CAPS, 3000 },
 	{ "get_ns_fallback_d1",  1,  "read",  GET,  "p",   CAPS, 3000 },
@@ -528,10 +662,15 @@ static const struct op ops[] = {
 	{ "list_ns_100_d1",      1,  "list",  LIST, "l100",  NULL, 600 },
 	{ "list_ns_1000_d1",     1,  "list",  LIST, "l1000", NULL, 80 },
 	{ "exec_ns_d1",          1,  "exec",  EXEC, "en",  NULL, 40 },
+	{ "exec_true_ns_d1",     1,  "exec",  EXEC, "et",  NULL, 1000 },
+	{ "tar_x_tree_ns_d1",    1,  "write", TAR,  "x1/t", NULL, 6 },
+	{ "write_fuseovl_ns_d1", 1,  NULL,    FOVL, "x1/merged/file", NULL, 600 },
 	{ "get_ns_own_d4",       4,  "read",  GET,  "o4",  CAPS, 3000 },
+	{ "exec_ns_d4",          4,  "exec",  EXEC, "e4",  NULL, 40 },
 	{ "get_ns_fallback_d4",  4,  "read",  GET,  "p",   CAPS, 3000 },
 	{ "get_ns_miss_d4",      4,  "read",  GET,  "n",   CAPS, 3000 },
 	{ "get_ns_own_d16",      16, "read",  GET,  "o16", CAPS, 3000 },
+	{ "exec_ns_d16",         16, "exec",  EXEC, "e16", NULL, 40 },
 	{ "get_ns_fallback_d16", 16, "read",  GET,  "p",   CAPS, 3000 },
 	{ "get_ns_miss_d16",     16, "read",  GET,  "n",   CAPS, 3000 },
 	{ NULL }
@@ -547,6 +686,8 @@ static double now_ns(void)
 
 static struct vfs_cap_data setval;
 static double t_start;
+
+static double loop(const struct op *o, int n);
 
 /* what one call does, to print beside the figures */
 static void outcome(const struct op *o, char *out, size_t len)
@@ -609,9 +750,30 @@ static void outcome(const struct op *o, char *out, size_t len)
 			_exit(127);
 		}
 		waitpid(pid, &st, 0);
-		snprintf(out, len, WIFEXITED(st) && WEXITSTATUS(st) != 127 ?
-			 "ok" : "exec-failed");
+		/* capexit exits 42 when CAP_NET_RAW is in its effective set */
+		snprintf(out, len, !WIFEXITED(st) || WEXITSTATUS(st) == 127 ?
+			 "exec-failed" : WEXITSTATUS(st) == 42 ? "ok,net_raw" :
+			 "ok,no-cap");
 		break;
+	case TAR:
+	case CP: {
+		char capped[64];
+		struct vfs_cap_data v;
+
+		loop(o, 1);
+		/* the first file of the tree has a capability (mktree()) */
+		snprintf(capped, sizeof(capped), "%s/d00/f000", o->file);
+		r = getxattr(capped, CAPS, &v, sizeof(v));
+		if (access(o->file, F_OK) || access(capped, F_OK))
+			snprintf(out, len, "not-extracted");
+		else if (r < 0)
+			snprintf(out, len, "ok,cap-err:%d", errno);
+		else
+			snprintf(out, len, "ok,cap:v%d",
+				 (v.magic_etc & VFS_CAP_REVISION_MASK) == VFS_CAP_REVISION_3 ? 3 : 2);
+		break;
+	}
+	case FOVL:
 	case WRITE:
 		r = open(o->file, O_WRONLY);
 		if (r < 0) {
@@ -674,6 +836,24 @@ static double loop(const struct op *o, int n)
 			waitpid(pid, &st, 0);
 		}
 		return (now_ns() - t0) / n;
+	case TAR:
+	case CP: {
+		char *tar[] = { "/usr/bin/tar", "--xattrs", "--xattrs-include=*",
+				"-xf", "tree.tar", "-C", (char *)o->file, NULL };
+		char *cp[] = { "/usr/bin/cp", "-a", "tree", (char *)o->file, NULL };
+
+		/* each run into an empty directory; the removal is not timed */
+		for (i = 0; i < n; i++) {
+			rm_rf(o->file);
+			if (o->kind == TAR)
+				mkdir(o->file, 0755);
+			t0 = now_ns();
+			run_argv(o->kind == TAR ? tar : cp);
+			sum += now_ns() - t0;
+		}
+		return sum / n;
+	}
+	case FOVL:
 	case WRITE:
 		/* one byte rewritten in place: the page stays cached */
 		st = open(o->file, O_WRONLY);
@@ -723,6 +903,14 @@ static void run_group(int depth)
 
 		if (o->depth != depth || (only && strcmp(only, o->name)))
 			continue;
+		/* the alloc runs count slabs of the syscalls, not of whole programs */
+		if (alloc_mode && (o->kind == TAR || o->kind == CP || o->kind == FOVL))
+			continue;
+		if (o->kind == FOVL && fovl_mount()) {
+			printf("op=%s setup-error fuse-overlayfs mount errno=%d\n",
+			       o->name, errno);
+			continue;
+		}
 		n = o->n * scale;
 		if (n < 3)
 			n = 3;
@@ -793,6 +981,8 @@ int main(int argc, char **argv)
 			scale = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--exe") && i + 1 < argc)
 			exe = argv[++i];
+		else if (!strcmp(argv[i], "--true") && i + 1 < argc)
+			true_exe = argv[++i];
 		else if (!strcmp(argv[i], "--fuse") && i + 1 < argc)
 			fuse_server = argv[++i];
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
@@ -800,7 +990,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--alloc"))
 			alloc_mode = 1;
 		else {
-			fprintf(stderr, "usage: %s [--rounds R] [--scale F] [--alloc] [--exe PATH] [--fuse PATH] [--only OP]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--rounds R] [--scale F] [--alloc] [--exe PATH] [--true PATH] [--fuse PATH] [--only OP]\n", argv[0]);
 			return 2;
 		}
 	}
