@@ -31,12 +31,14 @@ done
 case $kind in patched|stock) ;; *) die "usage: $0 patched|stock lsm|debug|test|bench|modules|nofeature|nosecurity [--src DIR]" ;; esac
 
 cfg=$NSCAPS_ROOT/kernel/config
+# The kernel the test command boots; debug and nofeature are variations of it.
+lsm_frags="base lsm debian-lsm checks kunit"
 case $variant in
 test|bench) frags="base test kunit" ;;
-lsm) frags="base lsm debian-lsm checks kunit" ;;
-debug) frags="base lsm debian-lsm checks kunit debug" ;;
+lsm) frags=$lsm_frags ;;
+debug) frags="$lsm_frags debug" ;;
 modules) frags="base modules" ;;
-nofeature) frags="base lsm debian-lsm checks kunit nofeature" ;;
+nofeature) frags="$lsm_frags nofeature" ;;
 nosecurity) frags="base nosecurity" ;;
 *) die "unknown variant '$variant' (lsm|debug|test|bench|modules|nofeature|nosecurity)" ;;
 esac
