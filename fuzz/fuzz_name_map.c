@@ -91,9 +91,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (read && c.caller == c.fs_ns && c.idmap == &nop_mnt_idmap) {
 		/* the host reads names unparsed; a miss says EINVAL */
 		CHECK(r == name, "fs-privileged read of \"%s\" translated", name);
-		CHECK(xattr_user_ns_miss(name, -ENODATA) == (pret ? -EINVAL : -ENODATA),
+		CHECK(xattr_user_ns_miss(c.idmap, &c.dentry, name, -ENODATA) ==
+		      (pret ? -EINVAL : -ENODATA),
 		      "miss on \"%s\": wrong error", name);
-		CHECK(xattr_user_ns_miss(name, -ERANGE) == -ERANGE, "miss rewrote -ERANGE");
+		CHECK(xattr_user_ns_miss(c.idmap, &c.dentry, name, -ERANGE) == -ERANGE,
+		      "miss rewrote -ERANGE");
 		goto out;
 	}
 	if (pret) {
@@ -101,6 +103,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      IS_ERR(r) ? PTR_ERR(r) : 0L);
 		goto out;
 	}
+	/* A name passed through to any other reader is well-formed: no parse on a miss. */
+	if (read && r == name)
+		CHECK(xattr_user_ns_miss(c.idmap, &c.dentry, name, -ENODATA) == -ENODATA,
+		      "miss on passed-through \"%s\": wrong error", name);
 	if (n.kind == XATTR_USER_NS_ORDINARY || K == 0) {
 		CHECK(r == name, "ordinary or fs-privileged \"%s\" translated", name);
 		goto out;
