@@ -28,6 +28,8 @@ bash "$NSCAPS_ROOT/vm/initramfs.sh" "$stage" "$outdir/initramfs.cpio.gz"
 # lists sockets, so "-smp 2" alone boots one CPU.
 # KVM hangs on these machines (machine-notes.md): software emulation unless
 # NSCAPS_KVM=1 says a probe showed it works.
+# NSCAPS_QEMU_EXTRA: more qemu arguments, split at spaces (bench/profile/
+# profile.sh loads its TCG plugin with it).
 accel=tcg
 [ "${NSCAPS_KVM:-0}" = 1 ] && accel=kvm
 log "booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") under $accel (timeout ${timeout}s)"
@@ -37,6 +39,7 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
 	-display none -monitor none -serial "file:$outdir/console.log" \
 	-kernel "$kernel" -initrd "$outdir/initramfs.cpio.gz" \
 	-append "console=ttyS0 tsc=reliable panic=-1 rdinit=/init nscaps.timeout=$test_timeout $append" \
+	${NSCAPS_QEMU_EXTRA:-} \
 	</dev/null || rc=$?
 [ $rc = 124 ] && echo "NSCAPS-HOST-TIMEOUT after ${timeout}s" >>"$outdir/console.log"
 exit 0
