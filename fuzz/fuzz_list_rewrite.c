@@ -12,8 +12,6 @@
  *  - every smaller size is -ERANGE and writes nothing past the buffer (the
  *    buffers are exact-size heap blocks: ASan reports any overflow, §4.4b);
  *  - a larger buffer gets the same bytes and nothing after them;
- *  - rewritten in place (xattr_user_ns_list_in_place()), the same bytes;
- *    without room to spare, those or -EAGAIN;
  *  - the raw list is read only within its length (exact-size copy, §4.4d);
  *  - nothing leaks (LeakSanitizer, §4.4f);
  *  - the result is a list of NUL-terminated names; for a well-formed raw
@@ -127,19 +125,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      "buffer one byte short: not ERANGE");
 		CHECK(call(&ctx, raw, rawlen, 1 + sz % n0, NULL) == (1 + sz % n0 == (size_t)n0 ? n0 : -ERANGE),
 		      "buffer of %zu bytes for %zd", (size_t)(1 + sz % n0), n0);
-	}
-	/* in place: with room for both lists the same list; without, or -EAGAIN */
-	for (int t = 0; t < 2 && rawlen; t++) {
-		size_t bs = t ? (rawlen > (size_t)n0 ? rawlen : (size_t)n0) : rawlen + n0;
-		char *b = malloc(bs);
-
-		memcpy(b, raw, rawlen);
-		r = xattr_user_ns_list_in_place(&ctx, b, rawlen, bs);
-		CHECK(r == n0 || (t && r == -EAGAIN), "in place (%zu bytes): %zd, want %zd",
-		      bs, r, n0);
-		if (r == n0)
-			CHECK(!memcmp(b, exact, n0), "in place and exact buffers differ");
-		free(b);
 	}
 	if (n0 > 0)
 		CHECK(exact[n0 - 1] == '\0', "list does not end with a NUL");

@@ -74,9 +74,16 @@ static inline int num_to_str(char *buf, int size, unsigned long long num,
 	return n;
 }
 
-/* unaligned.h */
+/* unaligned.h (the harness runs on little-endian hosts) */
 #define get_unaligned(p)						\
 	({ __typeof__(*(p) + 0) __v; memcpy(&__v, (p), sizeof(__v)); __v; })
+static inline uint64_t get_unaligned_le64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
 
 /* asm/word-at-a-time.h: the little-endian generic version */
 struct word_at_a_time {
@@ -224,6 +231,7 @@ static inline unsigned long copy_from_user(void *to, const void __user *from, un
 	memcpy(to, from, n);
 	return 0;
 }
+#define put_user(x, p) ({ *(p) = (x); 0; })
 
 /* uapi/linux/xattr.h and linux/xattr.h */
 #define XATTR_CREATE 0x1
