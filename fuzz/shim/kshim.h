@@ -59,7 +59,6 @@ typedef int64_t s64;
 #define EXPORT_SYMBOL_FOR_TESTS_ONLY(s)
 #define EXPORT_SYMBOL_IF_KUNIT(s)
 #define __uninitialized
-#define __nonstring
 #define IS_ENABLED(c) 0	/* the only use: CONFIG_KMSAN */
 
 /* sprintf.h: lib/vsprintf.c's contract (no NUL, 0 if it does not fit) */
