@@ -85,6 +85,12 @@ static inline uint64_t get_unaligned_le64(const void *p)
 	return v;
 }
 
+/* bitops.h: the index of the lowest set bit; @w is not 0 */
+static inline unsigned int __ffs64(uint64_t w)
+{
+	return __builtin_ctzll(w);
+}
+
 /* asm/word-at-a-time.h: the little-endian generic version */
 struct word_at_a_time {
 	const unsigned long one_bits, high_bits;
