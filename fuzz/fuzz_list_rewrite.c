@@ -17,23 +17,36 @@
  *  - the result is a list of NUL-terminated names; for a well-formed raw
  *    list: the ordinary names, unchanged and in order (§4.4a), "<base>" at
  *    most once and exactly when a plain read would succeed, no key 0, no
- *    unmapped key, no raw name of the caller's own key.
+ *    unmapped key, no raw name of the caller's own key;
+ *  - a layer's list (security.selinux in @plain_only, as overlayfs lists
+ *    it): the same size rules; for a well-formed raw list, the same names
+ *    but security.selinux, which is listed once exactly when the raw list
+ *    has the plain name.
  */
 #include "common.h"
 
-static ssize_t call(const struct xattr_user_ns_ctx *ctx, const char *raw,
-		    size_t rawlen, size_t size, char **outp)
+static ssize_t call_as(const struct xattr_user_ns_ctx *ctx, const char *raw,
+		       size_t rawlen, unsigned long plain_only, size_t size,
+		       char **outp)
 {
 	char *out = malloc(size ? size : 1);
 	ssize_t r;
 
 	memset(out, 0xa5, size ? size : 1);
-	r = xattr_user_ns_list(ctx, raw, rawlen, size ? out : NULL, size);
+	r = xattr_user_ns_list(ctx, raw, rawlen, plain_only, size ? out : NULL,
+			       size);
 	if (outp)
 		*outp = out;
 	else
 		free(out);
 	return r;
+}
+
+/* The caller's view of a raw list, as listxattr() gives it. */
+static ssize_t call(const struct xattr_user_ns_ctx *ctx, const char *raw,
+		    size_t rawlen, size_t size, char **outp)
+{
+	return call_as(ctx, raw, rawlen, 0, size, outp);
 }
 
 /* Every entry non-empty, NUL-terminated, no duplicates, namespaced ones well-formed. */
@@ -53,6 +66,62 @@ static bool well_formed(const char *l, size_t len)
 		off += k + 1;
 	}
 	return true;
+}
+
+/* @l (@len bytes) without its "security.selinux" entries, into @out. */
+static size_t without_label(const char *l, size_t len, char *out)
+{
+	size_t off, k, o = 0;
+
+	for (off = 0; off < len; off += k + 1) {
+		k = strnlen(l + off, len - off);
+		if (strcmp(l + off, XATTR_NAME_SELINUX)) {
+			memcpy(out + o, l + off, k + 1);
+			o += k + 1;
+		}
+	}
+	return o;
+}
+
+/*
+ * A layer's list (overlayfs): security.selinux is the layer's plain label,
+ * listed only where the raw list has it; every other name as in the
+ * caller's view (@view, @n0 bytes).
+ */
+static void check_layer(const struct xattr_user_ns_ctx *ctx, const char *raw,
+			size_t rawlen, const char *view, ssize_t n0)
+{
+	const unsigned long mask = BIT(XATTR_USER_NS_SELINUX);
+	char *layer, *a, *b;
+	ssize_t n, shown = 0;
+	size_t off;
+
+	n = call_as(ctx, raw, rawlen, mask, 0, NULL);
+	if (n < 0) {
+		CHECK(n == -E2BIG, "layer size query: error %zd", n);
+		return;
+	}
+	CHECK(call_as(ctx, raw, rawlen, mask, n, &layer) == n,
+	      "layer list: not its size query %zd", n);
+	if (n > 1)	/* size 0 is the size query */
+		CHECK(call_as(ctx, raw, rawlen, mask, n - 1, NULL) == -ERANGE,
+		      "layer list one byte short: not ERANGE");
+	if (well_formed(raw, rawlen) && sysctl_xattr_user_ns &&
+	    !xattr_user_ns_privileged(ctx)) {
+		for (off = 0; off < (size_t)n; off += strlen(layer + off) + 1)
+			shown += !strcmp(layer + off, XATTR_NAME_SELINUX);
+		CHECK(shown == list_has(raw, rawlen, XATTR_NAME_SELINUX),
+		      "layer lists security.selinux %zd times", shown);
+		a = malloc(n0 + 1);
+		b = malloc(n + 1);
+		n0 = without_label(view, n0, a);
+		n = without_label(layer, n, b);
+		CHECK(n == n0 && !memcmp(a, b, n),
+		      "layer list differs from the view but for the label");
+		free(a);
+		free(b);
+	}
+	free(layer);
 }
 
 /*
@@ -128,6 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (n0 > 0)
 		CHECK(exact[n0 - 1] == '\0', "list does not end with a NUL");
+	check_layer(&ctx, raw, rawlen, exact, n0);
 	r = call(&ctx, raw, rawlen, n0 + 8 + sz, &big);
 	CHECK(r == n0, "large buffer: %zd, size query %zd", r, n0);
 	CHECK(!memcmp(big, exact, n0), "large and exact buffers differ");
